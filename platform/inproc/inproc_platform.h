@@ -1,0 +1,20 @@
+// inproc: the same seccomp trap and stub, but the stub decides every syscall inside the
+// guest process on a Boost.Context fiber (platform/systrap/stub/inproc_sentry.cc). No
+// isolation from the guest; the baseline that shows what the out-of-process handoff costs.
+#ifndef SNARE_PLATFORM_INPROC_INPROC_PLATFORM_H_
+#define SNARE_PLATFORM_INPROC_INPROC_PLATFORM_H_
+
+#include "platform/platform.h"
+
+namespace snare::inproc {
+
+class InprocPlatform : public platform::Platform {
+ public:
+  std::string_view Name() const override { return "inproc"; }
+  systrap::Mode StubMode() const override { return systrap::Mode::kInproc; }
+  bool SentryAnswersTraps() const override { return false; }
+};
+
+}  // namespace snare::inproc
+
+#endif  // SNARE_PLATFORM_INPROC_INPROC_PLATFORM_H_

@@ -1,0 +1,38 @@
+// platform::Context for one systrap slot: reads requests out of shared memory (validating
+// them) and writes replies back, waking the stub when it sleeps.
+#ifndef SNARE_PLATFORM_SYSTRAP_SLOT_CONTEXT_H_
+#define SNARE_PLATFORM_SYSTRAP_SLOT_CONTEXT_H_
+
+#include <cstdint>
+#include <functional>
+
+#include "platform/platform.h"
+#include "platform/systrap/shared_region.h"
+
+namespace snare::systrap {
+
+class SlotContext : public platform::Context {
+ public:
+  // yield suspends the calling Task until the dispatcher resumes it.
+  SlotContext(Slot* slot, std::function<void()> yield);
+
+  platform::Event Switch(const platform::Reply* reply) override;
+  bool Completed(uint32_t depth, uint64_t seq, int64_t* result) const override;
+
+  uint64_t generation() const { return generation_; }
+
+ private:
+  void Answer(const platform::Reply& reply);
+  bool TakeRequest(platform::SyscallRequest* out);
+  bool Gone() const;
+
+  Slot* slot_;
+  uint64_t generation_;
+  std::function<void()> yield_;
+  uint32_t answering_depth_ = 0;
+  uint64_t taken_seq_[kMaxDepth] = {};
+};
+
+}  // namespace snare::systrap
+
+#endif  // SNARE_PLATFORM_SYSTRAP_SLOT_CONTEXT_H_

@@ -1,0 +1,332 @@
+#include "platform/systrap/stub/passthrough.h"
+
+#include <asm-generic/errno.h>
+#include <asm/unistd.h>
+#include <linux/fcntl.h>
+#include <linux/futex.h>
+#include <linux/mman.h>
+#include <linux/sched.h>
+#include <linux/stat.h>
+
+#include "platform/systrap/shared_region.h"
+#include "platform/systrap/stub/elf_loader.h"
+#include "platform/systrap/stub/raw_syscall.h"
+#include "platform/systrap/stub/slot_client.h"
+#include "platform/systrap/stub/stub_runtime.h"
+
+// The pathname the stub passes to execveat(kStubFd, ...). The seccomp filter only lets the
+// stub exec with this exact pointer, which lies in sealed read-only memory.
+extern "C" __attribute__((used, aligned(8))) const char kStubEmptyPath[8] = "";
+
+namespace snare::stub {
+namespace {
+
+using systrap::Slot;
+
+struct CloneChild {
+  const KUcontext* parent_uc;
+  uint64_t child_sp;
+  uint64_t share_vm;
+  uint32_t ready;
+};
+
+extern "C" long StubClone(long nr, long a0, long a1, long a2, long a3, long a4, CloneChild* child);
+extern "C" [[noreturn]] void StubSigreturnAt(void* uc);
+
+// Copies a guest sigset and removes SIGSYS: a blocked SIGSYS would turn the next trap into
+// a kill (the kernel forces seccomp's signal through by resetting it to SIG_DFL).
+const uint64_t* StripSigsys(uint64_t guest_set, uint64_t* copy) {
+  if (!guest_set) return nullptr;
+  *copy = *reinterpret_cast<const uint64_t*>(guest_set) & ~kSigsysBit;
+  return copy;
+}
+
+long SigactionFixed(const uint64_t* a) {
+  if (!a[1]) return Sys(__NR_rt_sigaction, a[0], 0, a[2], a[3]);
+  KSigaction act = *reinterpret_cast<const KSigaction*>(a[1]);
+  act.mask &= ~kSigsysBit;
+  if (act.handler > 1) {  // not SIG_DFL / SIG_IGN: return through the stub's restorer
+    act.flags |= kSaRestorer;
+    act.restorer = reinterpret_cast<uint64_t>(&StubRestoreRt);
+  }
+  return Sys(__NR_rt_sigaction, a[0], P(&act), a[2], a[3]);
+}
+
+long CloseRangeFixed(const uint64_t* a) {
+  // Never close or mark close-on-exec the reserved fds.
+  auto first = static_cast<uint32_t>(a[0]);
+  auto last = static_cast<uint32_t>(a[1]);
+  if (first > last) return -EINVAL;
+  long r = 0;
+  if (first < systrap::kFirstReservedFd) {
+    uint32_t hi = last < systrap::kFirstReservedFd ? last : systrap::kFirstReservedFd - 1;
+    r = Sys(__NR_close_range, first, hi, a[2]);
+    if (r < 0) return r;
+  }
+  if (last > systrap::kLastReservedFd) {
+    uint32_t lo = first > systrap::kLastReservedFd ? first : systrap::kLastReservedFd + 1;
+    r = Sys(__NR_close_range, lo, last, a[2]);
+  }
+  return r;
+}
+
+void CopyFrames(const Slot* from, Slot* to) {
+  to->depth = from->depth;
+  for (uint32_t i = 0; i < systrap::kMaxDepth; ++i) to->frames[i] = from->frames[i];
+  for (uint32_t i = 0; i < systrap::kMaxDepth; ++i) to->frames[i].stub_waiting = 0;
+}
+
+long DoClone(uint64_t nr, const uint64_t* a, const KUcontext* uc) {
+  Slot* parent_slot = CurrentSlot();
+  CloneChild child = {uc, 0, 0, 0};
+  long r;
+  if (nr == __NR_fork || nr == __NR_vfork) {
+    // vfork runs as fork: the child must not share the parent's stack and slot.
+    r = StubClone(__NR_clone, 17 /* SIGCHLD */, 0, 0, 0, 0, nullptr);
+  } else if (nr == __NR_clone) {
+    uint64_t flags = a[0];
+    if (flags & CLONE_VFORK) flags &= ~(CLONE_VM | CLONE_VFORK);
+    child.child_sp = a[1];
+    child.share_vm = flags & CLONE_VM;
+    r = StubClone(__NR_clone, static_cast<long>(flags), a[1], a[2], a[3], a[4],
+                  child.child_sp ? &child : nullptr);
+  } else {  // clone3
+    uint64_t size = a[1];
+    if (size < 64 || size > 128) return -EINVAL;
+    uint64_t args[16] = {};
+    memcpy(args, reinterpret_cast<const void*>(a[0]), size);
+    uint64_t& flags = args[0];
+    if (flags & CLONE_VFORK) flags &= ~(CLONE_VM | CLONE_VFORK);
+    child.child_sp = args[5] ? args[5] + args[6] : 0;  // stack + stack_size
+    child.share_vm = flags & CLONE_VM;
+    r = StubClone(__NR_clone3, P(args), static_cast<long>(size), 0, 0, 0,
+                  child.child_sp ? &child : nullptr);
+  }
+  if (r == 0) {
+    // A child on the parent's (copied) stack: it continues this handler in its own slot.
+    Slot* slot = ClaimSlot();
+    if (parent_slot) CopyFrames(parent_slot, slot);
+    return 0;
+  }
+  if (r > 0 && child.child_sp && child.share_vm) {
+    // The child copies our signal frame before we may return and reuse it.
+    while (!__atomic_load_n(&child.ready, __ATOMIC_ACQUIRE)) {
+      struct {
+        long sec, nsec;
+      } timeout = {0, 100000000};
+      Sys(__NR_futex, P(&child.ready), FUTEX_WAIT_PRIVATE, 0, P(&timeout));
+      if (Sys(__NR_kill, r, 0) == -ESRCH) break;
+    }
+  }
+  return r;
+}
+
+// execve: check the target the way the kernel would, then exec the stub again with it.
+constexpr int kMaxScriptDepth = 4;
+
+long OpenExecutable(int dirfd, const char* path, int at_flags, int* out_fd) {
+  long fd;
+  if ((at_flags & AT_EMPTY_PATH) && path[0] == 0) {
+    fd = Sys(__NR_fcntl, dirfd, F_DUPFD, 3);
+  } else {
+    int open_flags = O_RDONLY | ((at_flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0);
+    fd = Sys(__NR_openat, dirfd, P(path), open_flags);
+  }
+  if (fd < 0) return fd == -ELOOP && (at_flags & AT_SYMLINK_NOFOLLOW) ? -ELOOP : fd;
+  struct statx stx;
+  long r = Sys(__NR_statx, fd, P(""), AT_EMPTY_PATH, STATX_TYPE | STATX_MODE, P(&stx));
+  if (r == 0 && !S_ISREG(stx.stx_mode)) r = -EACCES;
+  if (r == 0) r = Sys(__NR_faccessat2, fd, P(""), 1 /* X_OK */, AT_EMPTY_PATH | AT_EACCESS);
+  if (r < 0) {
+    Sys(__NR_close, fd);
+    return r;
+  }
+  *out_fd = static_cast<int>(fd);
+  return 0;
+}
+
+long DoExec(uint64_t nr, const uint64_t* a) {
+  int dirfd = AT_FDCWD;
+  int at_flags = 0;
+  const char* path;
+  const char* const* argv;
+  const char* const* envp;
+  if (nr == __NR_execveat) {
+    dirfd = static_cast<int>(a[0]);
+    path = reinterpret_cast<const char*>(a[1]);
+    argv = reinterpret_cast<const char* const*>(a[2]);
+    envp = reinterpret_cast<const char* const*>(a[3]);
+    at_flags = static_cast<int>(a[4]);
+  } else {
+    path = reinterpret_cast<const char*>(a[0]);
+    argv = reinterpret_cast<const char* const*>(a[1]);
+    envp = reinterpret_cast<const char* const*>(a[2]);
+  }
+  if (!path) return -EFAULT;
+
+  // Script interpreters ("#!"): prefix arguments, innermost last.
+  char lines[kMaxScriptDepth][256];
+  const char* prefix[2 * kMaxScriptDepth + 1];
+  int nprefix = 0;
+  const char* script_path = path;
+  int fd;
+  long r = OpenExecutable(dirfd, path, at_flags, &fd);
+  for (int depth = 0;; ++depth) {
+    if (r < 0) return r;
+    uint8_t head[256];
+    long n = Sys(__NR_pread64, fd, P(head), sizeof(head), 0);
+    long kind = n < 0 ? n : ClassifyExecutable(head, n);
+    if (kind == 0) break;
+    if (kind < 0 || depth == kMaxScriptDepth) {
+      Sys(__NR_close, fd);
+      return kind < 0 ? kind : -ELOOP;
+    }
+    // "#!interp [arg]"
+    char* line = lines[depth];
+    long len = 0;
+    for (long i = 2; i < n && head[i] != '\n' && len < 255; ++i) line[len++] = static_cast<char>(head[i]);
+    line[len] = 0;
+    char* p = line;
+    while (*p == ' ' || *p == '\t') ++p;
+    char* interp = p;
+    while (*p && *p != ' ' && *p != '\t') ++p;
+    char* arg = nullptr;
+    if (*p) {
+      *p++ = 0;
+      while (*p == ' ' || *p == '\t') ++p;
+      if (*p) {
+        arg = p;
+        char* end = p + strlen(p);
+        while (end > p && (end[-1] == ' ' || end[-1] == '\t')) *--end = 0;
+      }
+    }
+    Sys(__NR_close, fd);
+    if (!*interp) return -ENOEXEC;
+    // Innermost interpreter first in argv: shift what we have.
+    const char* add[3] = {interp, arg, script_path};
+    int nadd = arg ? 3 : 2;
+    if (!arg) add[1] = script_path;
+    for (int i = nprefix - 1; i >= 0; --i) prefix[i + nadd] = prefix[i];
+    for (int i = 0; i < nadd; ++i) prefix[i] = add[i];
+    nprefix += nadd;
+    // The script's own path stays; the original argv[0] is dropped below.
+    script_path = interp;
+    r = OpenExecutable(AT_FDCWD, interp, 0, &fd);
+  }
+
+  long argc = 0;
+  if (argv) {
+    while (argv[argc]) ++argc;
+  }
+  // When a script was found, argv[0] is replaced by the interpreter chain.
+  long skip = (nprefix && argc) ? 1 : 0;
+  // For nested scripts the intermediate paths appear once each: drop duplicates the
+  // shifting produced (interp of level k == script path of level k+1).
+  long total = 4 + nprefix + (argc - skip) + 1;
+  long bytes = (total * 8 + 4095) & ~4095L;
+  long mem = Sys(__NR_mmap, 0, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem < 0) {
+    Sys(__NR_close, fd);
+    return -ENOMEM;
+  }
+  auto** out = reinterpret_cast<const char**>(mem);
+  char slot_str[16], fd_str[16];
+  LineWriter(slot_str, sizeof(slot_str) - 1).Udec(SlotIndex(CurrentSlot())).Char(0);
+  LineWriter(fd_str, sizeof(fd_str) - 1).Dec(fd).Char(0);
+  long k = 0;
+  out[k++] = "snare-stub";
+  out[k++] = slot_str;
+  out[k++] = fd_str;
+  out[k++] = path;
+  for (int i = 0; i < nprefix; ++i) out[k++] = prefix[i];
+  for (long i = skip; i < argc; ++i) out[k++] = argv[i];
+  out[k] = nullptr;
+  if (!nprefix && argc == 0) {
+    // execve with an empty argv: the guest gets argc == 0, like the kernel gives it.
+  }
+  r = Sys(__NR_execveat, systrap::kStubFd, P(kStubEmptyPath), mem, P(envp), AT_EMPTY_PATH);
+  Sys(__NR_munmap, mem, bytes);
+  Sys(__NR_close, fd);
+  return r;
+}
+
+}  // namespace
+
+extern "C" [[noreturn]] void StubCloneChildOnNewStack(CloneChild* child) {
+  Slot* slot = ClaimSlot();
+  (void)slot;
+  const KUcontext* src = child->parent_uc;
+  uint32_t fpsize = src->mc.fpstate ? FpstateSize(reinterpret_cast<const void*>(src->mc.fpstate)) : 0;
+  auto* raw = static_cast<char*>(__builtin_alloca(sizeof(KUcontext) + fpsize + 128));
+  auto* uc = reinterpret_cast<KUcontext*>((reinterpret_cast<uint64_t>(raw) + 63) & ~63ull);
+  *uc = *src;
+  if (fpsize) {
+    char* fp = reinterpret_cast<char*>(
+        (reinterpret_cast<uint64_t>(uc) + sizeof(KUcontext) + 63) & ~63ull);
+    memcpy(fp, reinterpret_cast<const void*>(src->mc.fpstate), fpsize);
+    uc->mc.fpstate = reinterpret_cast<uint64_t>(fp);
+  }
+  uc->mc.rax = 0;
+  uc->mc.rsp = child->child_sp;
+  if (child->share_vm) {
+    // A new thread starts without an alternate signal stack.
+    uc->uc_stack.ss_sp = 0;
+    uc->uc_stack.ss_flags = 2;  // SS_DISABLE
+    uc->uc_stack.ss_size = 0;
+    __atomic_store_n(&child->ready, 1u, __ATOMIC_RELEASE);
+    Sys(__NR_futex, P(&child->ready), FUTEX_WAKE_PRIVATE, 1);
+  }
+  StubSigreturnAt(uc);
+}
+
+long ExecutePassthrough(uint64_t nr, const uint64_t* a, KUcontext* uc, uint32_t depth) {
+  uint64_t set;
+  switch (nr) {
+    case __NR_rt_sigprocmask:
+      if (a[0] == 1 /* SIG_UNBLOCK */) break;
+      return Sys(nr, a[0], P(StripSigsys(a[1], &set)), a[2], a[3]);
+    case __NR_rt_sigaction:
+      return SigactionFixed(a);
+    case __NR_rt_sigsuspend:
+      return Sys(nr, P(StripSigsys(a[0], &set)), a[1]);
+    case __NR_ppoll:
+      return Sys(nr, a[0], a[1], a[2], P(StripSigsys(a[3], &set)), a[4]);
+    case __NR_epoll_pwait:
+    case __NR_epoll_pwait2:
+      return Sys(nr, a[0], a[1], a[2], a[3], P(StripSigsys(a[4], &set)), a[5]);
+    case __NR_pselect6: {
+      if (!a[5]) break;
+      uint64_t data[2];
+      memcpy(data, reinterpret_cast<const void*>(a[5]), sizeof(data));
+      data[0] = reinterpret_cast<uint64_t>(StripSigsys(data[0], &set));
+      return Sys(nr, a[0], a[1], a[2], a[3], a[4], P(data));
+    }
+    case __NR_close_range:
+      return CloseRangeFixed(a);
+    case __NR_clone:
+    case __NR_clone3:
+    case __NR_fork:
+    case __NR_vfork:
+      return DoClone(nr, a, uc);
+    case __NR_execve:
+    case __NR_execveat:
+      return DoExec(nr, a);
+    case __NR_rt_sigreturn: {
+      // A guest restorer of its own: return through its frame from stub text.
+      Slot* slot = CurrentSlot();
+      if (slot) slot->depth = depth;
+      StubSigreturnAt(reinterpret_cast<void*>(uc->mc.rsp));
+    }
+    case __NR_exit:
+    case __NR_exit_group: {
+      Slot* slot = CurrentSlot();
+      if (slot) __atomic_store_n(&slot->state, uint32_t{systrap::kSlotExiting}, __ATOMIC_RELEASE);
+      for (;;) Sys(nr, a[0]);
+    }
+    default:
+      break;
+  }
+  return RawSyscall6(static_cast<long>(nr), a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+}  // namespace snare::stub

@@ -1,0 +1,21 @@
+// Executing a guest syscall from the stub's text, with the fixups that keep snare in
+// control: SIGSYS stays unblocked and owned by the stub, snare's fds stay open, children
+// get their own slot, and execve re-enters the stub.
+#ifndef SNARE_PLATFORM_SYSTRAP_STUB_PASSTHROUGH_H_
+#define SNARE_PLATFORM_SYSTRAP_STUB_PASSTHROUGH_H_
+
+#include <stdint.h>
+
+#include "platform/systrap/stub/kernel_abi.h"
+
+namespace snare::stub {
+
+// Runs syscall nr with args on behalf of the guest thread whose registers are in uc.
+// May not return (execve, exit, rt_sigreturn).
+long ExecutePassthrough(uint64_t nr, const uint64_t args[6], KUcontext* uc, uint32_t depth);
+
+extern "C" void StubRestoreRt();
+
+}  // namespace snare::stub
+
+#endif  // SNARE_PLATFORM_SYSTRAP_STUB_PASSTHROUGH_H_

@@ -1,0 +1,43 @@
+// Raw x86-64 syscalls for the stub. Every `syscall` instruction the guest process is allowed
+// to execute lives in the stub's text, so these are the only way the stub talks to the
+// kernel. Returns -errno on failure, like the kernel.
+#ifndef SNARE_PLATFORM_SYSTRAP_STUB_RAW_SYSCALL_H_
+#define SNARE_PLATFORM_SYSTRAP_STUB_RAW_SYSCALL_H_
+
+#include <stdint.h>
+
+namespace snare::stub {
+
+inline long RawSyscall6(long nr, long a0, long a1, long a2, long a3, long a4, long a5) {
+  long ret;
+  register long r10 __asm__("r10") = a3;
+  register long r8 __asm__("r8") = a4;
+  register long r9 __asm__("r9") = a5;
+  __asm__ volatile("syscall"
+                   : "=a"(ret)
+                   : "a"(nr), "D"(a0), "S"(a1), "d"(a2), "r"(r10), "r"(r8), "r"(r9)
+                   : "rcx", "r11", "memory");
+  return ret;
+}
+
+inline long Sys(long nr, long a0 = 0, long a1 = 0, long a2 = 0, long a3 = 0, long a4 = 0,
+                long a5 = 0) {
+  return RawSyscall6(nr, a0, a1, a2, a3, a4, a5);
+}
+
+template <typename T>
+inline long P(T* p) {
+  return reinterpret_cast<long>(p);
+}
+
+inline uint64_t ReadTsc() {
+  uint32_t lo, hi;
+  __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+  return (static_cast<uint64_t>(hi) << 32) | lo;
+}
+
+inline void CpuRelax() { __asm__ volatile("pause" ::: "memory"); }
+
+}  // namespace snare::stub
+
+#endif  // SNARE_PLATFORM_SYSTRAP_STUB_RAW_SYSCALL_H_

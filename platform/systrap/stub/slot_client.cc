@@ -1,0 +1,174 @@
+#include "platform/systrap/stub/slot_client.h"
+
+#include <asm-generic/errno.h>
+#include <asm/prctl.h>
+#include <asm/unistd.h>
+#include <linux/futex.h>
+
+#include "platform/systrap/stub/inproc_sentry.h"
+#include "platform/systrap/stub/raw_syscall.h"
+#include "platform/systrap/stub/stub_runtime.h"
+
+namespace snare::stub {
+
+using systrap::Frame;
+using systrap::Header;
+using systrap::Slot;
+
+StubGlobals g_stub;
+
+namespace {
+
+template <typename T>
+T Load(const T& v) {
+  return __atomic_load_n(&v, __ATOMIC_ACQUIRE);
+}
+template <typename T>
+void Store(T& v, T x) {
+  __atomic_store_n(&v, x, __ATOMIC_RELEASE);
+}
+
+void SetGsBase(Slot* slot) {
+  long r = Sys(__NR_arch_prctl, ARCH_SET_GS, P(slot));
+  if (r < 0) Fatal("cannot set GS base", nullptr, r);
+}
+
+// The thread's id in the sentry's pid namespace, from /proc/thread-self ("PID/task/TID").
+int32_t HostTid() {
+  char buf[64];
+  long n = Sys(__NR_readlink, P("/proc/thread-self"), P(buf), sizeof(buf) - 1);
+  if (n <= 0) return 0;
+  buf[n] = 0;
+  const char* last = buf;
+  for (long i = 0; i < n; ++i) {
+    if (buf[i] == '/') last = buf + i + 1;
+  }
+  int64_t v = ParseDec(last);
+  return v > 0 && v < (int64_t{1} << 30) ? static_cast<int32_t>(v) : 0;
+}
+
+void InitSlot(Slot* slot) {
+  slot->generation++;
+  slot->tid = static_cast<int32_t>(Sys(__NR_gettid));
+  slot->tgid = static_cast<int32_t>(Sys(__NR_getpid));
+  slot->host_tid = HostTid();
+  slot->depth = 0;
+  for (auto& f : slot->frames) {
+    Store(f.state, uint32_t{systrap::kFrameIdle});
+    f.stub_waiting = 0;
+  }
+  Store(slot->pending, 0u);
+  SetGsBase(slot);
+}
+
+void NoteHighWater(Header* h, uint32_t index) {
+  uint32_t cur = Load(h->slots_high);
+  while (cur < index + 1 &&
+         !__atomic_compare_exchange_n(&h->slots_high, &cur, index + 1, false, __ATOMIC_ACQ_REL,
+                                      __ATOMIC_ACQUIRE)) {
+  }
+}
+
+void WakeSentry(Header* h) {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  if (Load(h->sentry_sleeping)) {
+    __atomic_fetch_add(&h->doorbell, 1, __ATOMIC_SEQ_CST);
+    Sys(__NR_futex, P(&h->doorbell), FUTEX_WAKE, 1);
+  }
+}
+
+}  // namespace
+
+Slot* CurrentSlot() {
+  uint64_t gs;
+  if (g_stub.fsgsbase) {
+    __asm__ volatile("rdgsbase %0" : "=r"(gs));
+  } else if (Sys(__NR_arch_prctl, ARCH_GET_GS, P(&gs)) < 0) {
+    return nullptr;
+  }
+  uint64_t first = reinterpret_cast<uint64_t>(systrap::SlotAt(g_stub.header, 0));
+  uint64_t end = reinterpret_cast<uint64_t>(systrap::SlotAt(g_stub.header, systrap::kMaxSlots));
+  // The guest can write GS with wrgsbase; only trust a value that names a slot.
+  if (gs < first || gs >= end || (gs - first) % sizeof(Slot)) return nullptr;
+  return reinterpret_cast<Slot*>(gs);
+}
+
+uint32_t SlotIndex(const Slot* slot) {
+  return static_cast<uint32_t>(slot - systrap::SlotAt(g_stub.header, 0));
+}
+
+Slot* ClaimSlot() {
+  Header* h = g_stub.header;
+  for (int attempt = 0; attempt < 2000; ++attempt) {
+    uint32_t start = Load(h->slot_hint) % systrap::kMaxSlots;
+    for (uint32_t i = 0; i < systrap::kMaxSlots; ++i) {
+      uint32_t index = (start + i) % systrap::kMaxSlots;
+      Slot* slot = systrap::SlotAt(h, index);
+      uint32_t expected = systrap::kSlotFree;
+      if (Load(slot->state) != expected) continue;
+      if (__atomic_compare_exchange_n(&slot->state, &expected, uint32_t{systrap::kSlotClaimed},
+                                      false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        Store(h->slot_hint, index + 1);
+        NoteHighWater(h, index);
+        if (g_stub.mode == systrap::Mode::kInproc) InprocResetSlot(index);
+        InitSlot(slot);
+        return slot;
+      }
+    }
+    // All slots are held: the sentry frees those of dead threads when woken.
+    WakeSentry(h);
+    struct {
+      long sec, nsec;
+    } ts = {0, 1000000};
+    Sys(__NR_nanosleep, P(&ts), 0);
+  }
+  Fatal("out of thread slots (more than 1024 live guest threads)");
+}
+
+Slot* AdoptSlot(int64_t index) {
+  if (index < 0 || index >= systrap::kMaxSlots) Fatal("bad slot index after execve");
+  Slot* slot = systrap::SlotAt(g_stub.header, static_cast<uint32_t>(index));
+  uint32_t depth = slot->depth;
+  // The execve that brought us here was the request at depth-1: it succeeded.
+  if (depth >= 1 && depth <= systrap::kMaxDepth) {
+    Frame& f = slot->frames[depth - 1];
+    f.done_result = 0;
+    Store(f.done_seq, f.seq);
+  }
+  Store(slot->state, uint32_t{systrap::kSlotClaimed});
+  slot->tid = static_cast<int32_t>(Sys(__NR_gettid));
+  slot->tgid = static_cast<int32_t>(Sys(__NR_getpid));
+  slot->host_tid = HostTid();
+  slot->depth = 0;
+  if (g_stub.mode == systrap::Mode::kInproc) InprocResetSlot(static_cast<uint32_t>(index));
+  SetGsBase(slot);
+  return slot;
+}
+
+void ExchangeWithSentry(Slot* slot, Frame* f) {
+  Header* h = g_stub.header;
+  Store(f->state, uint32_t{systrap::kFrameRequest});
+  Store(slot->pending, 1u);
+  WakeSentry(h);
+
+  uint32_t spins = Load(h->spin_iterations);
+  for (uint32_t i = 0; i < spins; ++i) {
+    if (Load(f->state) == systrap::kFrameReply) return;
+    CpuRelax();
+  }
+  for (;;) {
+    Store(f->stub_waiting, 1u);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (Load(f->state) == systrap::kFrameReply) break;
+    struct {
+      long sec, nsec;
+    } timeout = {1, 0};
+    long r = Sys(__NR_futex, P(&f->state), FUTEX_WAIT, systrap::kFrameRequest, P(&timeout));
+    if (r == -ETIMEDOUT && h->sentry_pid > 0 && Sys(__NR_kill, h->sentry_pid, 0) == -ESRCH) {
+      Fatal("the sentry is gone", nullptr, 0, 128 + 9);
+    }
+  }
+  Store(f->stub_waiting, 0u);
+}
+
+}  // namespace snare::stub

@@ -1,0 +1,34 @@
+// The stub's side of the per-thread slot: claiming one, finding it from a signal handler
+// (GS base), and the request/reply exchange with the sentry (spin, then futex).
+#ifndef SNARE_PLATFORM_SYSTRAP_STUB_SLOT_CLIENT_H_
+#define SNARE_PLATFORM_SYSTRAP_STUB_SLOT_CLIENT_H_
+
+#include <stdint.h>
+
+#include "platform/systrap/shared_region.h"
+
+namespace snare::stub {
+
+struct StubGlobals {
+  systrap::Header* header = nullptr;
+  bool fsgsbase = false;  // rdgsbase is usable
+  systrap::Mode mode = systrap::Mode::kSystrap;
+};
+extern StubGlobals g_stub;
+
+// The calling thread's slot (GS base), or nullptr before one is set.
+systrap::Slot* CurrentSlot();
+uint32_t SlotIndex(const systrap::Slot* slot);
+
+// Claims a free slot for the calling thread and points GS at it. Exits the process when
+// the sandbox is out of slots.
+systrap::Slot* ClaimSlot();
+// Takes over slot `index` after execve (the pre-exec image held it).
+systrap::Slot* AdoptSlot(int64_t index);
+
+// Hands the syscall in `frame` (already filled) to the sentry and waits for the reply.
+void ExchangeWithSentry(systrap::Slot* slot, systrap::Frame* frame);
+
+}  // namespace snare::stub
+
+#endif  // SNARE_PLATFORM_SYSTRAP_STUB_SLOT_CLIENT_H_

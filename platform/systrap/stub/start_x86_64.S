@@ -1,0 +1,85 @@
+// Entry points of the stub that must be written in assembly: process start, the signal
+// restorer, entering the guest, rt_sigreturn on a given frame, and clone with a child that
+// may start on a new stack.
+	.text
+
+// The kernel starts us with rsp -> argc, argv..., NULL, envp..., NULL, auxv.
+	.globl _start
+	.type _start, @function
+_start:
+	xor %ebp, %ebp
+	mov %rsp, %rdi
+	and $-16, %rsp
+	call StubMain
+	hlt
+
+// sa_restorer for every handler the guest installs (and for SIGSYS): rt_sigreturn from
+// stub text, which the filter allows.
+	.globl StubRestoreRt
+	.type StubRestoreRt, @function
+StubRestoreRt:
+	mov $15, %eax
+	syscall
+	hlt
+
+// void StubEnterGuest(uint64_t entry, uint64_t sp): start the guest with a clean register
+// file, as the kernel's execve would (rdx = 0: no rtld_fini).
+	.globl StubEnterGuest
+	.type StubEnterGuest, @function
+StubEnterGuest:
+	mov %rsi, %rsp
+	mov %rdi, %r11
+	xor %eax, %eax
+	xor %ebx, %ebx
+	xor %ecx, %ecx
+	xor %edx, %edx
+	xor %esi, %esi
+	xor %edi, %edi
+	xor %ebp, %ebp
+	xor %r8d, %r8d
+	xor %r9d, %r9d
+	xor %r10d, %r10d
+	xor %r12d, %r12d
+	xor %r13d, %r13d
+	xor %r14d, %r14d
+	xor %r15d, %r15d
+	jmp *%r11
+
+// void StubSigreturnAt(void* uc): rt_sigreturn with rsp at a kernel ucontext.
+	.globl StubSigreturnAt
+	.type StubSigreturnAt, @function
+StubSigreturnAt:
+	mov %rdi, %rsp
+	mov $15, %eax
+	syscall
+	hlt
+
+// long StubClone(long nr, long a0, long a1, long a2, long a3, long a4, CloneChild* child)
+// In a child that starts on a new stack (child != NULL) we must not touch memory at or
+// above the new stack pointer (glibc's clone left fn/arg there): call the C++ side below it.
+	.globl StubClone
+	.type StubClone, @function
+StubClone:
+	push %r12
+	mov 16(%rsp), %r12
+	mov %rdi, %rax
+	mov %rsi, %rdi
+	mov %rdx, %rsi
+	mov %rcx, %rdx
+	mov %r8, %r10
+	mov %r9, %r8
+	syscall
+	test %rax, %rax
+	jnz 1f
+	test %r12, %r12
+	jz 1f
+	mov %r12, %rdi
+	sub $256, %rsp
+	and $-16, %rsp
+	call StubCloneChildOnNewStack
+	hlt
+1:
+	pop %r12
+	ret
+
+	.section .note.GNU-stack,"",@progbits

@@ -1,0 +1,156 @@
+#include "platform/systrap/stub/trap_handler.h"
+
+#include <asm-generic/errno.h>
+#include <asm/unistd.h>
+
+#include "platform/systrap/shared_region.h"
+#include "platform/systrap/stub/inproc_sentry.h"
+#include "platform/systrap/stub/passthrough.h"
+#include "platform/systrap/stub/raw_syscall.h"
+#include "platform/systrap/stub/slot_client.h"
+#include "platform/systrap/stub/stub_runtime.h"
+#include "sentry/syscall_table.h"
+
+namespace snare::stub {
+namespace {
+
+using systrap::Frame;
+using systrap::Slot;
+
+// Dies by SIGSYS, as the kernel's SECCOMP_RET_KILL_PROCESS or a default SIGSYS would.
+[[noreturn]] void DieBySigsys() {
+  KSigaction dfl = {0, 0, 0, 0};
+  Sys(__NR_rt_sigaction, kSigsys, P(&dfl), 0, 8);
+  uint64_t unblock = kSigsysBit;
+  Sys(__NR_rt_sigprocmask, 1 /* SIG_UNBLOCK */, P(&unblock), 0, 8);
+  for (;;) Sys(__NR_tgkill, Sys(__NR_getpid), Sys(__NR_gettid), kSigsys);
+}
+
+// Copies the first two path arguments for --trace. Only when tracing: a bad pointer
+// faults here where the kernel would have returned EFAULT.
+void CopyTraceStrings(Frame* f, const SyscallInfo* info) {
+  f->strings[0][0] = f->strings[1][0] = 0;
+  if (!info) return;
+  int used = 0;
+  for (int i = 0; i < info->nargs && used < 2; ++i) {
+    if (info->args[i] != ArgKind::kPath) continue;
+    const char* s = reinterpret_cast<const char*>(f->args[i]);
+    char* dst = f->strings[used++];
+    uint32_t n = 0;
+    if (s) {
+      for (; n < systrap::kTraceString - 1 && s[n]; ++n) dst[n] = s[n];
+    }
+    dst[n] = 0;
+  }
+}
+
+void Count(Slot* slot, uint64_t nr, int64_t result, uint64_t overhead, uint64_t in_syscall) {
+  if (nr >= static_cast<uint64_t>(kSyscallLimit)) return;
+  systrap::SyscallCounters& c = systrap::StatsAt(g_stub.header, SlotIndex(slot))->per_nr[nr];
+  __atomic_fetch_add(&c.calls, 1, __ATOMIC_RELAXED);
+  if (result < 0 && result >= -4095) __atomic_fetch_add(&c.errors, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&c.overhead_ticks, overhead, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&c.syscall_ticks, in_syscall, __ATOMIC_RELAXED);
+}
+
+bool NeverReturns(uint64_t nr) {
+  return nr == __NR_exit || nr == __NR_exit_group || nr == __NR_rt_sigreturn;
+}
+
+}  // namespace
+
+extern "C" void StubSigsysHandler(int, KSiginfo* info, KUcontext* uc) {
+  uint64_t t0 = ReadTsc();
+  if (info->si_code != kSysSeccomp) DieBySigsys();  // a SIGSYS the guest sent: SIG_DFL
+  Slot* slot = CurrentSlot();
+  if (!slot) Fatal("syscall trapped on a thread without a slot");
+  uint32_t depth = slot->depth;
+  if (depth >= systrap::kMaxDepth) depth = 0;  // activations abandoned by siglongjmp
+  slot->depth = depth + 1;
+
+  const uint64_t nr = static_cast<uint32_t>(info->syscall);
+  Frame* f = &slot->frames[depth];
+  f->nr = nr;
+  f->args[0] = uc->mc.rdi;
+  f->args[1] = uc->mc.rsi;
+  f->args[2] = uc->mc.rdx;
+  f->args[3] = uc->mc.r10;
+  f->args[4] = uc->mc.r8;
+  f->args[5] = uc->mc.r9;
+  f->rip = uc->mc.rip;
+  bool tracing = g_stub.header->trace;
+  if (tracing) CopyTraceStrings(f, FindSyscall(nr));
+  f->seq++;
+
+  const bool inproc = g_stub.mode == systrap::Mode::kInproc;
+  Verdict verdict;
+  if (inproc) {
+    verdict = InprocDecide(slot, depth, nr, f->args);
+    if (verdict.kind == Verdict::kBroker) verdict.kind = Verdict::kPassthrough;
+  } else {
+    ExchangeWithSentry(slot, f);
+    verdict.kind = Verdict::kKill;
+    switch (f->action) {
+      case systrap::kActionPassthrough:
+        verdict.kind = Verdict::kPassthrough;
+        break;
+      case systrap::kActionReturn:
+        verdict.kind = Verdict::kReturn;
+        verdict.value = f->value;
+        break;
+      default:
+        break;
+    }
+  }
+
+  int64_t result = 0;
+  uint64_t t1 = ReadTsc(), t2 = t1;
+  const char* annotation = nullptr;
+  switch (verdict.kind) {
+    case Verdict::kPassthrough: {
+      if (NeverReturns(nr)) {
+        Count(slot, nr, 0, t1 - t0, 0);
+        if (inproc && tracing) InprocTrace(slot, depth, false, 0, nullptr);
+      }
+      uint64_t args[6];
+      for (int i = 0; i < 6; ++i) args[i] = f->args[i];
+      result = ExecutePassthrough(nr, args, uc, depth);
+      t2 = ReadTsc();
+      break;
+    }
+    case Verdict::kReturn: {
+      result = verdict.value;
+      uint32_t len = inproc ? verdict.copyout_len : f->copyout_len;
+      uint64_t addr = inproc ? verdict.copyout_addr : f->copyout_addr;
+      const uint8_t* src = inproc ? verdict.copyout : f->copyout;
+      if (len > systrap::kCopyoutMax) len = 0;
+      if (len && addr) memcpy(reinterpret_cast<void*>(addr), src, len);
+      annotation = result < 0 ? "denied" : "emulated";
+      break;
+    }
+    case Verdict::kKill:
+      if (inproc && tracing) InprocTrace(slot, depth, false, 0, "killed");
+      DieBySigsys();
+    case Verdict::kBroker:
+      break;
+  }
+  uc->mc.rax = static_cast<uint64_t>(result);
+
+  Slot* now = CurrentSlot();
+  if (now != slot) {
+    // The child of a fork: the call is the parent's, counted there.
+    now->depth = depth;
+    return;
+  }
+  uint64_t t3 = ReadTsc();
+  Count(slot, nr, result, (t1 - t0) + (t3 - t2), t2 - t1);
+  if (inproc) {
+    if (tracing) InprocTrace(slot, depth, true, result, annotation);
+  } else {
+    f->done_result = result;
+    __atomic_store_n(&f->done_seq, f->seq, __ATOMIC_RELEASE);
+  }
+  slot->depth = depth;
+}
+
+}  // namespace snare::stub

@@ -1,0 +1,40 @@
+// snare: run Linux programs with every syscall trapped and handed to a sentry.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "sentry/run_command.h"
+#include "sentry/run_options.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: snare COMMAND ...\n"
+    "commands:\n"
+    "  run     run a program with its syscalls interposed (snare run --help)\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  std::string command = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  if (command == "run") {
+    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+      fputs(snare::kRunUsage, stdout);
+      return 0;
+    }
+    auto options = snare::ParseRunOptions(args);
+    if (!options) {
+      fprintf(stderr, "snare run: %s\n%s", options.error().c_str(), snare::kRunUsage);
+      return 2;
+    }
+    return snare::RunCommand(*options);
+  }
+  fprintf(stderr, "snare: unknown command '%s'\n%s", command.c_str(), kUsage);
+  return 2;
+}

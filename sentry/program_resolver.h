@@ -1,0 +1,23 @@
+// Finds the program `snare run` was asked to run, the way a shell would, and reports the
+// failures a shell reports: 127 for "not found", 126 for "found but cannot execute".
+#ifndef SNARE_SENTRY_PROGRAM_RESOLVER_H_
+#define SNARE_SENTRY_PROGRAM_RESOLVER_H_
+
+#include <expected>
+#include <string>
+#include <string_view>
+
+namespace snare {
+
+struct ResolveError {
+  int exit_status;      // 127 or 126
+  std::string message;  // "snare: NAME: command not found"
+};
+
+// name: as given; path_env: $PATH (nullptr: the shell's default).
+std::expected<std::string, ResolveError> ResolveProgram(std::string_view name,
+                                                        const char* path_env);
+
+}  // namespace snare
+
+#endif  // SNARE_SENTRY_PROGRAM_RESOLVER_H_

@@ -1,0 +1,42 @@
+// The sentry's answer to one trapped syscall: the policy decision, brokered calls performed
+// in the sentry's own process, and the --trace line.
+#ifndef SNARE_SENTRY_SYSCALL_HANDLER_H_
+#define SNARE_SENTRY_SYSCALL_HANDLER_H_
+
+#include <sys/utsname.h>
+
+#include <cstdint>
+
+#include "platform/platform.h"
+#include "sentry/syscall_policy.h"
+#include "sentry/trace_sink.h"
+
+namespace snare {
+
+// A passthrough whose trace line waits for the stub to report the result.
+struct PendingTrace {
+  bool active = false;
+  platform::SyscallRequest request;
+};
+
+class SyscallHandler {
+ public:
+  // trace may be null (no --trace).
+  SyscallHandler(const PolicyContext& policy, TraceSink* trace);
+
+  platform::Reply Handle(const platform::SyscallRequest& request, PendingTrace* pending);
+  // Prints a pending line once its result is known; `final` prints "= ?" if it never will be.
+  void FlushPending(const platform::Context& ctx, PendingTrace* pending, bool final);
+
+ private:
+  void Trace(const platform::SyscallRequest& request, bool has_result, int64_t result,
+             const char* annotation);
+
+  PolicyContext policy_;
+  TraceSink* trace_;
+  struct utsname uname_ = {};
+};
+
+}  // namespace snare
+
+#endif  // SNARE_SENTRY_SYSCALL_HANDLER_H_

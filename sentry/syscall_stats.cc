@@ -1,0 +1,97 @@
+#include "sentry/syscall_stats.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "platform/systrap/shared_region.h"
+#include "sentry/syscall_table.h"
+
+namespace snare {
+
+SyscallStats CollectStats(void* region, double ns_per_tick, std::string platform) {
+  SyscallStats stats;
+  stats.platform = std::move(platform);
+  stats.total.name = "total";
+  stats.total.nr = -1;
+  std::vector<systrap::SyscallCounters> sum(kSyscallLimit);
+  for (uint32_t s = 0; s < systrap::kMaxSlots; ++s) {
+    const systrap::SlotStats* slot = systrap::StatsAt(region, s);
+    for (int nr = 0; nr < kSyscallLimit; ++nr) {
+      const systrap::SyscallCounters& c = slot->per_nr[nr];
+      if (!c.calls) continue;
+      sum[nr].calls += c.calls;
+      sum[nr].errors += c.errors;
+      sum[nr].overhead_ticks += c.overhead_ticks;
+      sum[nr].syscall_ticks += c.syscall_ticks;
+    }
+  }
+  for (int nr = 0; nr < kSyscallLimit; ++nr) {
+    if (!sum[nr].calls) continue;
+    SyscallStatsRow row;
+    row.nr = nr;
+    const char* name = SyscallName(static_cast<uint64_t>(nr));
+    row.name = name ? name : "syscall_" + std::to_string(nr);
+    row.calls = sum[nr].calls;
+    row.errors = sum[nr].errors;
+    row.trap_ns = static_cast<double>(sum[nr].overhead_ticks) * ns_per_tick;
+    row.syscall_ns = static_cast<double>(sum[nr].syscall_ticks) * ns_per_tick;
+    stats.total.calls += row.calls;
+    stats.total.errors += row.errors;
+    stats.total.trap_ns += row.trap_ns;
+    stats.total.syscall_ns += row.syscall_ns;
+    stats.rows.push_back(std::move(row));
+  }
+  std::sort(stats.rows.begin(), stats.rows.end(), [](const auto& a, const auto& b) {
+    return a.calls != b.calls ? a.calls > b.calls : a.nr < b.nr;
+  });
+  return stats;
+}
+
+std::string RenderStatsTable(const SyscallStats& stats) {
+  std::string out;
+  char line[256];
+  auto row = [&](const SyscallStatsRow& r) {
+    double per_call = r.calls ? r.trap_ns / static_cast<double>(r.calls) : 0;
+    snprintf(line, sizeof(line), "%-22s %10llu %8llu %12.0f %14.3f %14.3f\n", r.name.c_str(),
+             static_cast<unsigned long long>(r.calls), static_cast<unsigned long long>(r.errors),
+             per_call, r.trap_ns / 1e6, r.syscall_ns / 1e6);
+    out += line;
+  };
+  snprintf(line, sizeof(line), "snare: %s trap summary (trap = handler time, excluding the call)\n",
+           stats.platform.c_str());
+  out += line;
+  snprintf(line, sizeof(line), "%-22s %10s %8s %12s %14s %14s\n", "syscall", "calls", "errors",
+           "trap ns/call", "trap total ms", "in-call ms");
+  out += line;
+  out += std::string(85, '-') + "\n";
+  for (const auto& r : stats.rows) row(r);
+  out += std::string(85, '-') + "\n";
+  row(stats.total);
+  return out;
+}
+
+std::string RenderStatsJson(const SyscallStats& stats) {
+  auto row = [](const SyscallStatsRow& r) {
+    return nlohmann::json{
+        {"name", r.name},
+        {"nr", r.nr},
+        {"calls", r.calls},
+        {"errors", r.errors},
+        {"trap_ns_per_call", r.calls ? r.trap_ns / static_cast<double>(r.calls) : 0.0},
+        {"trap_ns_total", r.trap_ns},
+        {"syscall_ns_total", r.syscall_ns},
+    };
+  };
+  nlohmann::json j;
+  j["platform"] = stats.platform;
+  j["syscalls"] = nlohmann::json::array();
+  for (const auto& r : stats.rows) j["syscalls"].push_back(row(r));
+  nlohmann::json total = row(stats.total);
+  total.erase("nr");
+  total.erase("name");
+  j["total"] = total;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace snare

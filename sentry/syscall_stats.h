@@ -1,0 +1,35 @@
+// strace -c style statistics: the per-slot counters the stubs keep in shared memory,
+// summed per syscall and rendered as a table or JSON.
+#ifndef SNARE_SENTRY_SYSCALL_STATS_H_
+#define SNARE_SENTRY_SYSCALL_STATS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace snare {
+
+struct SyscallStatsRow {
+  int nr = 0;
+  std::string name;
+  uint64_t calls = 0;
+  uint64_t errors = 0;
+  double trap_ns = 0;     // total time in the trap path, excluding the syscall itself
+  double syscall_ns = 0;  // total time executing passthrough syscalls
+};
+
+struct SyscallStats {
+  std::string platform;
+  std::vector<SyscallStatsRow> rows;  // by calls, descending
+  SyscallStatsRow total;
+};
+
+// Sums the counters of every slot; ns_per_tick converts the stubs' TSC ticks.
+SyscallStats CollectStats(void* region, double ns_per_tick, std::string platform);
+
+std::string RenderStatsTable(const SyscallStats& stats);
+std::string RenderStatsJson(const SyscallStats& stats);
+
+}  // namespace snare
+
+#endif  // SNARE_SENTRY_SYSCALL_STATS_H_

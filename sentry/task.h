@@ -1,0 +1,49 @@
+// One guest thread in the sentry: a Boost.Context fiber running the straight-line loop
+//   for (;;) { event = ctx.Switch(reply); reply = Handle(event); }
+// The dispatcher resumes the fiber when the thread's slot has a request; Switch() yields
+// back to the dispatcher while the guest runs.
+#ifndef SNARE_SENTRY_TASK_H_
+#define SNARE_SENTRY_TASK_H_
+
+#include <boost/context/fiber.hpp>
+#include <cstdint>
+#include <memory>
+
+#include "platform/systrap/shared_region.h"
+#include "platform/systrap/slot_context.h"
+#include "sentry/syscall_handler.h"
+
+namespace snare {
+
+class Task {
+ public:
+  // Fiber stack per task: handlers format at most a few KiB of trace text.
+  static constexpr size_t kStackSize = 64 * 1024;
+
+  Task(systrap::Slot* slot, SyscallHandler* handler);
+  ~Task();
+  Task(const Task&) = delete;
+  Task& operator=(const Task&) = delete;
+
+  // Runs the task until it waits for the guest again or ends.
+  void Resume();
+  bool finished() const { return finished_; }
+  uint64_t generation() const { return context_->generation(); }
+  // Prints trace lines whose results have arrived; final prints the rest as "= ?".
+  void FlushTrace(bool final);
+
+ private:
+  void Body();
+  void Yield();
+
+  SyscallHandler* handler_;
+  std::unique_ptr<systrap::SlotContext> context_;
+  PendingTrace pending_[systrap::kMaxDepth];
+  boost::context::fiber fiber_;
+  boost::context::fiber caller_;
+  bool finished_ = false;
+};
+
+}  // namespace snare
+
+#endif  // SNARE_SENTRY_TASK_H_

@@ -1,0 +1,15 @@
+"""Offline shim for @rules_java//java:defs.bzl: re-exports Bazel's native Java rules.
+
+Bazel 4.2.3's @bazel_tools//tools/jdk loads this file even in C++-only builds.
+"""
+
+java_binary = native.java_binary
+java_import = native.java_import
+java_library = native.java_library
+java_lite_proto_library = native.java_lite_proto_library
+java_package_configuration = native.java_package_configuration
+java_plugin = native.java_plugin
+java_proto_library = native.java_proto_library
+java_runtime = native.java_runtime
+java_test = native.java_test
+java_toolchain = native.java_toolchain

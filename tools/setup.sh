@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs every Debian package snare needs. Idempotent: packages already present are skipped.
+set -euo pipefail
+
+packages=(
+  bazel-bootstrap        # Bazel 4.2.3, offline (see third_party/README.md)
+  build-essential
+  libseccomp-dev         # seccomp filter rules
+  libboost-context-dev   # fibers (sentry tasks, inproc handler)
+  libgtest-dev           # GoogleTest
+  libbenchmark-dev       # Google Benchmark
+  nlohmann-json3-dev     # JSON output
+  libsqlite3-dev         # results store
+  python3                # guests in the integration tests
+  sqlite3 tar gzip gcc   # guests in the integration tests
+  strace                 # peer in benchmarks
+  clang-format
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "setup.sh: need root to install: ${missing[*]} (run: sudo $0)" >&2
+    exit 1
+  fi
+  echo "setup.sh: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+echo "setup.sh: all packages present"
