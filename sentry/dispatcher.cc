@@ -108,7 +108,7 @@ void Dispatcher::Run(const std::atomic<bool>& stop) {
   uint32_t idle = 0;
   for (;;) {
     bool worked = ServeOnce();
-    if (answer_traps_) {
+    if (answer_traps_ && handler_->tracing()) {
       for (auto& task : tasks_) {
         if (task) task->FlushTrace(false);
       }

@@ -69,4 +69,44 @@ std::expected<std::string, ResolveError> ResolveProgram(std::string_view name,
   return first_error;
 }
 
+std::expected<Executable, ResolveError> ResolveInterpreters(const std::string& path,
+                                                            std::vector<std::string> argv) {
+  Executable exe{path, std::move(argv)};
+  for (int depth = 0; depth <= 4; ++depth) {
+    int fd = open(exe.path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return std::unexpected(Error(126, exe.path, strerror(errno)));
+    char head[256] = {};
+    ssize_t n = pread(fd, head, sizeof(head) - 1, 0);
+    close(fd);
+    if (n < 2 || head[0] != '#' || head[1] != '!') return exe;
+    std::string line(head + 2, static_cast<size_t>(n - 2));
+    line = line.substr(0, line.find('\n'));
+    auto trim = [](std::string s) {
+      size_t b = s.find_first_not_of(" \t");
+      if (b == std::string::npos) return std::string();
+      size_t e = s.find_last_not_of(" \t");
+      return s.substr(b, e - b + 1);
+    };
+    line = trim(line);
+    size_t space = line.find_first_of(" \t");
+    std::string interp = line.substr(0, space);
+    std::string arg = space == std::string::npos ? "" : trim(line.substr(space));
+    if (interp.empty()) {
+      return std::unexpected(Error(126, exe.path, "bad interpreter line"));
+    }
+    std::vector<std::string> next = {interp};
+    if (!arg.empty()) next.push_back(arg);
+    next.push_back(exe.path);
+    for (size_t i = 1; i < exe.argv.size(); ++i) next.push_back(exe.argv[i]);
+    auto checked = Check(interp, interp);
+    if (!checked) {
+      return std::unexpected(Error(126, exe.path, interp + ": bad interpreter: " +
+                                                     checked.error().message.substr(
+                                                         checked.error().message.rfind(": ") + 2)));
+    }
+    exe = {interp, std::move(next)};
+  }
+  return std::unexpected(Error(126, path, "too many levels of script interpreters"));
+}
+
 }  // namespace snare

@@ -6,6 +6,7 @@
 #include <expected>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace snare {
 
@@ -17,6 +18,16 @@ struct ResolveError {
 // name: as given; path_env: $PATH (nullptr: the shell's default).
 std::expected<std::string, ResolveError> ResolveProgram(std::string_view name,
                                                         const char* path_env);
+
+// A "#!" script runs as its interpreter with the script's path as an argument, as the
+// kernel's binfmt_script does (nested up to 4 levels). The stub loads ELF files only, so the
+// first image of a run is found here; later execve calls are handled by the stub.
+struct Executable {
+  std::string path;               // an ELF file
+  std::vector<std::string> argv;  // the argv it receives
+};
+std::expected<Executable, ResolveError> ResolveInterpreters(const std::string& path,
+                                                            std::vector<std::string> argv);
 
 }  // namespace snare
 

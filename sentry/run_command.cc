@@ -57,6 +57,12 @@ int RunCommand(const RunOptions& options) {
     return program.error().exit_status;
   }
 
+  auto executable = ResolveInterpreters(*program, options.argv);
+  if (!executable) {
+    fprintf(stderr, "%s\n", executable.error().message.c_str());
+    return executable.error().exit_status;
+  }
+
   PolicyRule rules[kSyscallLimit];
   DefaultRules(rules);
   for (const auto& o : options.overrides) {
@@ -104,8 +110,8 @@ int RunCommand(const RunOptions& options) {
   Dispatcher dispatcher(region->base(), &handler, platform->SentryAnswersTraps());
 
   LaunchSpec spec;
-  spec.path = *program;
-  spec.argv = options.argv;
+  spec.path = executable->path;
+  spec.argv = executable->argv;
   spec.stub_fd = *stub_fd;
   spec.shared_fd = region->fd();
   spec.trace_fd = platform->SentryAnswersTraps() ? -1 : trace_fd;

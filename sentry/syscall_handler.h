@@ -24,6 +24,8 @@ class SyscallHandler {
   // trace may be null (no --trace).
   SyscallHandler(const PolicyContext& policy, TraceSink* trace);
 
+  bool tracing() const { return trace_ != nullptr; }
+
   platform::Reply Handle(const platform::SyscallRequest& request, PendingTrace* pending);
   // Prints a pending line once its result is known; `final` prints "= ?" if it never will be.
   void FlushPending(const platform::Context& ctx, PendingTrace* pending, bool final);
