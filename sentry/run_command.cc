@@ -143,6 +143,8 @@ int RunCommand(const RunOptions& options) {
   if (options.stats != RunOptions::StatsFormat::kNone) {
     double ns_per_tick = tsc1 > tsc0 ? static_cast<double>(ns1 - ns0) / (tsc1 - tsc0) : 0;
     SyscallStats stats = CollectStats(region->base(), ns_per_tick, options.platform);
+    stats.sentry_peak_rss_kb = PeakRssKb();
+    stats.peak_tasks = dispatcher.peak_tasks();
     std::string text = options.stats == RunOptions::StatsFormat::kJson ? RenderStatsJson(stats)
                                                                       : RenderStatsTable(stats);
     if (options.stats_file.empty()) {

@@ -48,6 +48,18 @@ SyscallStats CollectStats(void* region, double ns_per_tick, std::string platform
   return stats;
 }
 
+uint64_t PeakRssKb() {
+  FILE* f = fopen("/proc/self/status", "re");
+  if (!f) return 0;
+  char line[256];
+  unsigned long long kb = 0;
+  while (fgets(line, sizeof(line), f)) {
+    if (sscanf(line, "VmHWM: %llu kB", &kb) == 1) break;
+  }
+  fclose(f);
+  return kb;
+}
+
 std::string RenderStatsTable(const SyscallStats& stats) {
   std::string out;
   char line[256];
@@ -68,6 +80,10 @@ std::string RenderStatsTable(const SyscallStats& stats) {
   for (const auto& r : stats.rows) row(r);
   out += std::string(85, '-') + "\n";
   row(stats.total);
+  snprintf(line, sizeof(line), "sentry peak RSS %llu KiB, %llu guest threads served at once\n",
+           static_cast<unsigned long long>(stats.sentry_peak_rss_kb),
+           static_cast<unsigned long long>(stats.peak_tasks));
+  out += line;
   return out;
 }
 
@@ -91,6 +107,7 @@ std::string RenderStatsJson(const SyscallStats& stats) {
   total.erase("nr");
   total.erase("name");
   j["total"] = total;
+  j["sentry"] = {{"peak_rss_kb", stats.sentry_peak_rss_kb}, {"peak_tasks", stats.peak_tasks}};
   return j.dump(2) + "\n";
 }
 

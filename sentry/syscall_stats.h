@@ -22,7 +22,13 @@ struct SyscallStats {
   std::string platform;
   std::vector<SyscallStatsRow> rows;  // by calls, descending
   SyscallStatsRow total;
+  // The sentry process itself.
+  uint64_t sentry_peak_rss_kb = 0;
+  uint64_t peak_tasks = 0;  // guest threads served at once (systrap)
 };
+
+// VmHWM of the calling process, in KiB (0 if unknown).
+uint64_t PeakRssKb();
 
 // Sums the counters of every slot; ns_per_tick converts the stubs' TSC ticks.
 SyscallStats CollectStats(void* region, double ns_per_tick, std::string platform);
