@@ -139,6 +139,58 @@ uint64_t AuxValue(const uint64_t* auxv, uint64_t key) {
   StubEnterGuest(interp ? interp->entry : exe.entry, reinterpret_cast<uint64_t>(sp));
 }
 
+// Reads the memory-map fields prctl(PR_SET_MM_MAP) needs from /proc/self/stat.
+bool ReadMmFields(uint64_t* out /* 52 entries, indexed by 1-based field number */) {
+  char buf[2048];
+  long fd = Sys(__NR_openat, -100, P("/proc/self/stat"), 0);
+  if (fd < 0) return false;
+  long n = Sys(__NR_read, fd, P(buf), sizeof(buf) - 1);
+  Sys(__NR_close, fd);
+  if (n <= 0) return false;
+  buf[n] = 0;
+  long i = n - 1;
+  while (i > 0 && buf[i] != ')') --i;  // comm may contain anything but ends at the last ')'
+  int field = 2;
+  for (++i; i < n && field < 51;) {
+    while (i < n && buf[i] == ' ') ++i;
+    ++field;
+    uint64_t v = 0;
+    while (i < n && buf[i] >= '0' && buf[i] <= '9') v = v * 10 + static_cast<uint64_t>(buf[i++] - '0');
+    while (i < n && buf[i] != ' ') ++i;
+    out[field] = v;
+  }
+  return field == 51;
+}
+
+// Makes ps, pgrep and /proc/PID/{comm,cmdline} show the guest, not the stub: comm is the
+// executable's base name (as execve sets it); cmdline points at the guest's argv strings.
+void NameProcess(const char* execfn, char** guest_argv, long guest_argc) {
+  const char* base = execfn;
+  for (const char* p = execfn; *p; ++p) {
+    if (*p == '/') base = p + 1;
+  }
+  char comm[16] = {};
+  for (int i = 0; i < 15 && base[i]; ++i) comm[i] = base[i];
+  Sys(__NR_prctl, PR_SET_NAME, P(comm));
+  uint64_t f[52] = {};
+  if (guest_argc <= 0 || !ReadMmFields(f)) return;
+  const char* last = guest_argv[guest_argc - 1];
+  prctl_mm_map map = {};
+  map.start_code = f[26];
+  map.end_code = f[27];
+  map.start_stack = f[28];
+  map.start_data = f[45];
+  map.end_data = f[46];
+  map.start_brk = f[47];
+  map.brk = static_cast<uint64_t>(Sys(__NR_brk, 0));
+  map.arg_start = reinterpret_cast<uint64_t>(guest_argv[0]);
+  map.arg_end = reinterpret_cast<uint64_t>(last) + strlen(last) + 1;
+  map.env_start = f[50];
+  map.env_end = f[51];
+  map.exe_fd = static_cast<uint32_t>(-1);
+  Sys(__NR_prctl, PR_SET_MM, PR_SET_MM_MAP, P(&map), sizeof(map), 0);  // best effort
+}
+
 long OpenInterpreter(const char* path) {
   long fd = Sys(__NR_openat, -100, P(path), 0 /* O_RDONLY */);
   return fd;
@@ -180,6 +232,7 @@ extern "C" [[noreturn]] void StubMain(uint64_t* initial_sp) {
     if (r < 0) Fatal("cannot load interpreter", exe.interp, r);
     Sys(__NR_close, ifd);
   }
+  NameProcess(argv[3], argv + 4, argc - 4);
   EnterGuest(argv + 4, argc - 4, envp, auxv, argv[3], exe, has_interp ? &interp : nullptr);
 }
 
