@@ -55,15 +55,6 @@ std::expected<std::vector<sock_filter>, std::string> StubRangeProgram(const Stub
     if ((rc = add(SCMP_SYS(dup2), 1, a1)) < 0) return std::unexpected(Err("dup2", rc));
     if ((rc = add(SCMP_SYS(dup3), 1, a1)) < 0) return std::unexpected(Err("dup3", rc));
   }
-  const scmp_arg_cmp range_covers[] = {SCMP_A0(SCMP_CMP_LE, kLastReservedFd),
-                                       SCMP_A1(SCMP_CMP_GE, kFirstReservedFd)};
-  const scmp_arg_cmp first_wide[] = {SCMP_A0(SCMP_CMP_GE, 1ull << 32)};
-  const scmp_arg_cmp last_wide[] = {SCMP_A1(SCMP_CMP_GE, 1ull << 32)};
-  if ((rc = add(SCMP_SYS(close_range), 2, range_covers)) < 0 ||
-      (rc = add(SCMP_SYS(close_range), 1, first_wide)) < 0 ||
-      (rc = add(SCMP_SYS(close_range), 1, last_wide)) < 0) {
-    return std::unexpected(Err("close_range", rc));
-  }
   // ptrace could suspend a tracee's seccomp filter; denied calls must stay denied.
   for (int nr = 0; nr < kSyscallLimit; ++nr) {
     auto d = static_cast<Disposition>(rules[nr].disposition);
@@ -122,6 +113,28 @@ std::expected<std::vector<sock_filter>, std::string> BuildSeccompProgram(
       BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, lo_end, 0, 1),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
   };
+  // close_range from the stub may not cover the reserved fds. Written by hand: libseccomp
+  // 2.5.4 miscompiles two rules that compare the same argument with different operators.
+  constexpr uint32_t kNr = offsetof(seccomp_data, nr);
+  constexpr uint32_t kArg0 = offsetof(seccomp_data, args[0]);
+  constexpr uint32_t kArg1 = offsetof(seccomp_data, args[1]);
+  const std::vector<sock_filter> close_range = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kNr),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_close_range, 0, 12),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArg0 + 4),  // the kernel takes unsigned int:
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0),   // high bits set means a trick
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArg1 + 4),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArg0),
+      BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, kLastReservedFd, 3, 0),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArg1),
+      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, kFirstReservedFd, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  program.insert(program.end(), close_range.begin(), close_range.end());
   program.insert(program.end(), tail->begin(), tail->end());
   if (program.size() > kMaxFilter) return std::unexpected(std::string("seccomp filter too long"));
   return program;

@@ -261,9 +261,9 @@ TEST_F(SeccompProgramTest, GuestCallsTrap) {
       0x7f0000001000,    // a shared library
       0x7e0000000fff,    // one byte below the stub's text
       kTextEnd,          // the first byte past it
-      0x7e0000005001,    //
+      0x7e0000005001,
       0x7d0000002000,    // the stub IP's low 32 bits in another 4 GiB window
-      0x7f0000002000,    //
+      0x7f0000002000,
       0x0000000000002000,
       0xffffffff00002000,
   };
@@ -293,8 +293,7 @@ TEST_F(SeccompProgramTest, OtherArchitecturesDie) {
   for (uint64_t ip : {uint64_t{0x401000}, kStubIp}) {
     SCOPED_TRACE(testing::Message() << "ip 0x" << std::hex << ip);
     EXPECT_EQ(Run(Call(SYS_getppid, ip, {}, AUDIT_ARCH_I386)), "KILL_PROCESS");
-    EXPECT_EQ(Run(Call(20 /* i386 getppid... getpid */, ip, {}, AUDIT_ARCH_I386)),
-              "KILL_PROCESS");
+    EXPECT_EQ(Run(Call(64 /* getppid on i386 */, ip, {}, AUDIT_ARCH_I386)), "KILL_PROCESS");
     EXPECT_EQ(Run(Call(SYS_getppid, ip, {}, AUDIT_ARCH_AARCH64)), "KILL_PROCESS");
   }
 }
@@ -367,6 +366,12 @@ TEST_F(SeccompProgramTest, StubMayNotCloseRangesOverReservedFds) {
   EXPECT_EQ(Run(Call(SYS_close_range, kStubIp, {3, kFirstReservedFd, 0})), "KILL_PROCESS");
   EXPECT_EQ(Run(Call(SYS_close_range, kStubIp, {3, 1ull << 32, 0})), "KILL_PROCESS");
   EXPECT_EQ(Run(Call(SYS_close_range, kStubIp, {1ull << 32, 5, 0})), "KILL_PROCESS");
+}
+
+// The stub's own split close_range calls ([3, 1019] and [1023, ~0u] for a guest's
+// close_range(3, ~0u)) must pass. libseccomp 2.5.4 compiled the two-argument rule wrongly
+// (a stale accumulator after the first comparison), so this check is hand-written BPF.
+TEST_F(SeccompProgramTest, StubMayCloseRangesBesideReservedFds) {
   EXPECT_EQ(Run(Call(SYS_close_range, kStubIp, {3, 1000, 0})), "ALLOW");
   EXPECT_EQ(Run(Call(SYS_close_range, kStubIp, {3, kFirstReservedFd - 1, 0})), "ALLOW");
   EXPECT_EQ(Run(Call(SYS_close_range, kStubIp, {1100, 2000, 0})), "ALLOW");

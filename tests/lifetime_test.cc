@@ -1,0 +1,128 @@
+// Guest processes never outlive snare: not when snare is SIGKILLed while they run, and not
+// when the guest's main process exits leaving background children. Guests are identified by
+// a unique environment entry given to each snare run.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/guest_runner.h"
+#include "tests/proc_scan.h"
+#include "tests/snare_paths.h"
+
+namespace snare_test {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+using Clock = std::chrono::steady_clock;
+
+// Live processes carrying `marker` whose command line mentions `sleep`.
+std::vector<ProcessInfo> Sleepers(const std::string& marker) {
+  std::vector<ProcessInfo> out;
+  for (ProcessInfo& p : ProcessesWithEnv(marker)) {
+    if (p.cmdline.find("sleep") != std::string::npos) out.push_back(std::move(p));
+  }
+  return out;
+}
+
+// Polls until no live process carries `marker` or `limit` passes; returns the survivors.
+std::vector<ProcessInfo> WaitUntilGone(const std::string& marker, Clock::duration limit) {
+  const Clock::time_point end = Clock::now() + limit;
+  std::vector<ProcessInfo> left;
+  do {
+    left = ProcessesWithEnv(marker);
+    if (left.empty()) break;
+    std::this_thread::sleep_for(milliseconds(50));
+  } while (Clock::now() < end);
+  return left;
+}
+
+class LifetimeTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    auto snare = SnareBinary();
+    ASSERT_TRUE(snare.has_value()) << snare.error();
+    snare_ = *snare;
+    marker_ = UniqueEnvMarker("SNARE_LIFETIME_TEST");
+  }
+
+  void TearDown() override { KillProcesses(ProcessesWithEnv(marker_)); }
+
+  std::vector<std::string> SnareArgv(const std::string& script) const {
+    return {snare_, "run", "--platform=" + GetParam(), "--", "sh", "-c", script};
+  }
+
+  std::string Repro(const std::vector<std::string>& argv) const {
+    return "reproduce: env " + ShellQuote({marker_}) + " " + ShellQuote(ForDisplay(argv)) +
+           "  # then look for the marker in /proc/*/environ";
+  }
+
+  std::string snare_;
+  std::string marker_;
+};
+
+TEST_P(LifetimeTest, SigkillOfSnareTakesTheGuestsDown) {
+  std::vector<std::string> argv = SnareArgv("sleep 300 & sleep 300 & wait");
+  SCOPED_TRACE(Repro(argv) + " and kill -9 snare");
+  Subprocess snare;
+  RunOptions options;
+  options.extra_env = {marker_};
+  options.timeout = seconds(60);
+  options.drain_after_exit = milliseconds(500);
+  ASSERT_TRUE(snare.Start(argv, options));
+
+  // Wait for both sleeps to run under snare.
+  std::vector<ProcessInfo> sleepers;
+  const Clock::time_point end = Clock::now() + seconds(30);
+  while (Clock::now() < end) {
+    sleepers = Sleepers(marker_);
+    if (sleepers.size() >= 2) break;
+    std::this_thread::sleep_for(milliseconds(50));
+  }
+  ASSERT_GE(sleepers.size(), 2u)
+      << "the guest's sleeps never appeared; processes with the marker:\n"
+      << DescribeProcesses(ProcessesWithEnv(marker_));
+  // Only snare itself is killed; not its process group.
+  ASSERT_EQ(kill(snare.pid(), SIGKILL), 0);
+  RunResult r = snare.Wait();
+  EXPECT_EQ(r.status, 128 + SIGKILL) << r.Describe();
+
+  std::vector<ProcessInfo> left = WaitUntilGone(marker_, seconds(5));
+  EXPECT_TRUE(left.empty()) << "guest processes survived snare's SIGKILL by 5 s:\n"
+                            << DescribeProcesses(left) << "(they were:\n"
+                            << DescribeProcesses(sleepers) << ")";
+}
+
+TEST_P(LifetimeTest, BackgroundChildrenEndWithTheRun) {
+  std::vector<std::string> argv = SnareArgv("sleep 300 & exit 0");
+  SCOPED_TRACE(Repro(argv));
+  RunOptions options;
+  options.extra_env = {marker_};
+  options.timeout = seconds(60);
+  RunResult r = RunCommand(argv, options);
+  EXPECT_FALSE(r.timed_out) << r.Describe();
+  EXPECT_EQ(r.status, 0) << r.Describe();
+  EXPECT_FALSE(r.output_held_open) << "a leftover process kept snare's stdout/stderr open";
+
+  // Killed processes need a moment to finish exiting; 1 s is plenty.
+  std::vector<ProcessInfo> soon = WaitUntilGone(marker_, seconds(1));
+  std::vector<ProcessInfo> later = WaitUntilGone(marker_, seconds(4));
+  EXPECT_TRUE(soon.empty()) << "1 s after snare returned, these guest processes were alive:\n"
+                            << DescribeProcesses(soon)
+                            << (later.empty() ? "(gone within 5 s)\n"
+                                              : "(still alive after 5 s)\n");
+}
+
+INSTANTIATE_TEST_SUITE_P(Platforms, LifetimeTest, ::testing::Values("systrap", "inproc"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
+
+}  // namespace
+}  // namespace snare_test

@@ -1,0 +1,38 @@
+// Locates the snare binary, the guest programs and scratch directories for the integration
+// tests. Binaries come from the Bazel test runfiles: $TEST_SRCDIR/snare/<package>/<name>.
+#ifndef SNARE_TESTS_SNARE_PATHS_H_
+#define SNARE_TESTS_SNARE_PATHS_H_
+
+#include <expected>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace snare_test {
+
+// Absolute path of a runfile given relative to the workspace root ("sentry/snare"), or a
+// message saying where it was looked for. Searches $TEST_SRCDIR, $RUNFILES_DIR and
+// <this binary>.runfiles, each under the workspace name "snare".
+std::expected<std::string, std::string> RunfilePath(std::string_view workspace_relative);
+
+// //sentry:snare; the test must list it in `data`.
+std::expected<std::string, std::string> SnareBinary();
+
+// A guest program or script from //tests/guests (e.g. "threads_guest", "files.py").
+std::expected<std::string, std::string> GuestPath(std::string_view name);
+
+// $TEST_TMPDIR (or /tmp outside Bazel).
+std::string TestTmpDir();
+
+// Creates a fresh, empty directory under TestTmpDir() whose name starts with prefix.
+// Returns an empty string (after printing why) on failure.
+std::string MakeTempDir(std::string_view prefix);
+
+// argv with runfiles paths of this workspace ("/.../x_test.runfiles/snare/sentry/snare",
+// also after "--flag=") rewritten to "bazel-bin/sentry/snare", for reproducer command lines
+// that still work after the test's sandbox is gone; $TEST_TMPDIR becomes /tmp.
+std::vector<std::string> ForDisplay(std::vector<std::string> argv);
+
+}  // namespace snare_test
+
+#endif  // SNARE_TESTS_SNARE_PATHS_H_

@@ -1,0 +1,171 @@
+// --stats=json counts calls and errors per syscall, --trace shows denied calls, and
+// --deny / --kill change what the guest sees.
+#include <signal.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/guest_runner.h"
+#include "tests/snare_paths.h"
+
+namespace snare_test {
+namespace {
+
+using nlohmann::json;
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// The "syscalls" entry named `name`, or null.
+json FindSyscall(const json& stats, const std::string& name) {
+  if (!stats.contains("syscalls") || !stats["syscalls"].is_array()) return nullptr;
+  for (const json& entry : stats["syscalls"]) {
+    if (entry.value("name", "") == name) return entry;
+  }
+  return nullptr;
+}
+
+class StatsTraceTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    auto snare = SnareBinary();
+    ASSERT_TRUE(snare.has_value()) << snare.error();
+    snare_ = *snare;
+    auto loop = GuestPath("getppid_loop");
+    ASSERT_TRUE(loop.has_value()) << loop.error();
+    getppid_loop_ = *loop;
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    for (char& c : name) {
+      if (c == '/') c = '_';
+    }
+    prefix_ = TestTmpDir() + "/" + name;
+  }
+
+  // Runs `snare run --platform=P FLAGS... -- getppid_loop N`.
+  RunResult RunLoop(const std::vector<std::string>& flags, int n) {
+    argv_ = {snare_, "run", "--platform=" + GetParam()};
+    argv_.insert(argv_.end(), flags.begin(), flags.end());
+    argv_.insert(argv_.end(), {"--", getppid_loop_, std::to_string(n)});
+    RunOptions options;
+    options.timeout = std::chrono::seconds(60);
+    return RunCommand(argv_, options);
+  }
+
+  // Parses the JSON stats file, failing the test when it is missing or malformed.
+  json ReadStats(const std::string& path) {
+    std::string text = ReadFile(path);
+    EXPECT_FALSE(text.empty()) << "no stats written to " << path;
+    json stats = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    EXPECT_FALSE(stats.is_discarded()) << "not JSON:\n" << text;
+    return stats;
+  }
+
+  std::string Repro() const { return "reproduce: " + ShellQuote(ForDisplay(argv_)); }
+
+  std::string snare_;
+  std::string getppid_loop_;
+  std::string prefix_;
+  std::vector<std::string> argv_;
+};
+
+TEST_P(StatsTraceTest, JsonStatsCountCalls) {
+  const std::string stats_path = prefix_ + ".json";
+  RunResult r = RunLoop({"--stats=json", "--stats-file=" + stats_path}, 1000);
+  SCOPED_TRACE(Repro() + "\n" + r.Describe());
+  ASSERT_EQ(r.status, 0);
+  EXPECT_EQ(r.stdout_data, "");
+  json stats = ReadStats(stats_path);
+  ASSERT_FALSE(stats.is_discarded());
+  SCOPED_TRACE("stats: " + stats.dump(1).substr(0, 6000));
+  EXPECT_EQ(stats.value("platform", ""), GetParam());
+
+  json getppid = FindSyscall(stats, "getppid");
+  ASSERT_TRUE(getppid.is_object()) << "no getppid entry in \"syscalls\"";
+  EXPECT_EQ(getppid.value("nr", -1), 110);
+  EXPECT_GE(getppid.value("calls", 0), 1000);
+  EXPECT_EQ(getppid.value("errors", -1), 0);
+  ASSERT_TRUE(getppid.contains("trap_ns_per_call"));
+  EXPECT_TRUE(getppid["trap_ns_per_call"].is_number());
+  EXPECT_GE(getppid["trap_ns_per_call"].get<double>(), 0.0);
+
+  ASSERT_TRUE(stats.contains("total") && stats["total"].is_object());
+  int64_t sum = 0;
+  for (const json& entry : stats["syscalls"]) sum += entry.value("calls", int64_t{0});
+  EXPECT_GE(stats["total"].value("calls", int64_t{0}), 1000);
+  EXPECT_EQ(stats["total"].value("calls", int64_t{-1}), sum) << "total.calls is not the sum";
+}
+
+TEST_P(StatsTraceTest, DeniedCallsAreErrorsAndTraced) {
+  const std::string stats_path = prefix_ + ".json";
+  const std::string trace_path = prefix_ + ".trace";
+  RunResult r = RunLoop({"--deny=getppid:EPERM", "--stats=json", "--stats-file=" + stats_path,
+                         "--trace=" + trace_path},
+                        50);
+  SCOPED_TRACE(Repro() + "\n" + r.Describe());
+  ASSERT_EQ(r.status, 0);
+
+  json stats = ReadStats(stats_path);
+  ASSERT_FALSE(stats.is_discarded());
+  json getppid = FindSyscall(stats, "getppid");
+  ASSERT_TRUE(getppid.is_object()) << "no getppid entry in " << stats.dump(1);
+  EXPECT_EQ(getppid.value("calls", 0), 50);
+  EXPECT_EQ(getppid.value("errors", 0), getppid.value("calls", -1)) << getppid.dump();
+
+  std::string trace = ReadFile(trace_path);
+  size_t denied = 0;
+  const std::string line = "getppid() = -1 EPERM (Operation not permitted) <denied>\n";
+  for (size_t pos = 0; (pos = trace.find(line, pos)) != std::string::npos; pos += line.size()) {
+    ++denied;
+  }
+  EXPECT_EQ(denied, 50u) << "trace " << trace_path << " (first 3000 bytes):\n"
+                         << trace.substr(0, 3000);
+  // The line format: "[TID] getppid() = ...".
+  size_t first = trace.find(line);
+  ASSERT_NE(first, std::string::npos);
+  size_t start = trace.rfind('\n', first);
+  start = start == std::string::npos ? 0 : start + 1;
+  EXPECT_EQ(trace[start], '[') << trace.substr(start, line.size() + 16);
+}
+
+TEST_P(StatsTraceTest, DenyWithOtherErrno) {
+  const std::string trace_path = prefix_ + ".trace";
+  RunResult r = RunLoop({"--deny=getppid:ENOSYS", "--trace=" + trace_path}, 1);
+  SCOPED_TRACE(Repro() + "\n" + r.Describe());
+  ASSERT_EQ(r.status, 0);
+  EXPECT_NE(ReadFile(trace_path).find("getppid() = -1 ENOSYS (Function not implemented) <denied>"),
+            std::string::npos)
+      << ReadFile(trace_path).substr(0, 3000);
+}
+
+TEST_P(StatsTraceTest, TraceToStderr) {
+  RunResult r = RunLoop({"--trace"}, 3);
+  SCOPED_TRACE(Repro() + "\n" + r.Describe());
+  ASSERT_EQ(r.status, 0);
+  EXPECT_EQ(r.stdout_data, "");
+  size_t n = 0;
+  for (size_t pos = 0; (pos = r.stderr_data.find("] getppid() = ", pos)) != std::string::npos;
+       ++pos) {
+    ++n;
+  }
+  EXPECT_EQ(n, 3u);
+}
+
+TEST_P(StatsTraceTest, KillOnSyscallIsSigsys) {
+  RunResult r = RunLoop({"--kill=getppid"}, 10);
+  SCOPED_TRACE(Repro() + "\n" + r.Describe());
+  EXPECT_EQ(r.status, 128 + SIGSYS);
+}
+
+INSTANTIATE_TEST_SUITE_P(Platforms, StatsTraceTest, ::testing::Values("systrap", "inproc"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
+
+}  // namespace
+}  // namespace snare_test
