@@ -44,7 +44,9 @@ std::expected<void, std::string> WriteFileAtomically(const std::string& path,
     }
     done += static_cast<size_t>(n);
   }
-  if (fsync(fd) != 0 || close(fd) != 0 || rename(tmp.c_str(), path.c_str()) != 0) {
+  bool synced = fsync(fd) == 0;
+  bool closed = close(fd) == 0;
+  if (!synced || !closed || rename(tmp.c_str(), path.c_str()) != 0) {
     int err = errno;
     unlink(tmp.c_str());
     return std::unexpected("finishing '" + path + "': " + strerror(err));

@@ -26,6 +26,9 @@ std::expected<RunOptions::Override, std::string> ParseOverride(const std::string
   const SyscallInfo* info = FindSyscallByName(name.c_str());
   if (!info) return std::unexpected("unknown syscall '" + name + "' (use the kernel's name, e.g. openat)");
   int err = EPERM;
+  if (colon != std::string::npos && err_name.empty()) {
+    return std::unexpected("missing errno after ':' in '" + spec + "' (e.g. " + name + ":EPERM)");
+  }
   if (!err_name.empty()) {
     if (d != Disposition::kDeny) return std::unexpected("--kill takes no errno: " + spec);
     err = ErrnoFromName(err_name.c_str());

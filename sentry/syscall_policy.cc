@@ -9,6 +9,7 @@ namespace {
 constexpr uint64_t kSigsys = 31;
 constexpr uint64_t kMapFixed = 0x10;
 constexpr uint64_t kMremapFixed = 2;
+constexpr uint64_t kShmRemap = 040000;
 constexpr uint64_t kArchSetGs = 0x1001;
 constexpr uint64_t kArchGetGs = 0x1004;
 
@@ -53,7 +54,8 @@ bool TouchesProtectedMemory(const PolicyContext& ctx, uint64_t nr, const uint64_
     case __NR_mremap:
       return Overlaps(ctx, a[0], a[1]) || ((a[3] & kMremapFixed) && Overlaps(ctx, a[4], a[2]));
     case __NR_shmat:
-      return a[1] != 0 && Overlaps(ctx, a[1], 1);
+      // SHM_REMAP maps over whatever is there, for a size the policy cannot see.
+      return (a[2] & kShmRemap) || (a[1] != 0 && Overlaps(ctx, a[1], 1));
     default:
       return false;
   }

@@ -194,20 +194,15 @@ TEST_F(SyscallPolicyTest, ShmatInsideProtectedMemory) {
   EXPECT_TRUE(Returns(Decide(__NR_shmat, {7, 0x7e0000001000, 0}), -EPERM));
   EXPECT_TRUE(Returns(Decide(__NR_shmat, {7, kSharedStart, kShmRemap}), -EPERM));
   EXPECT_TRUE(IsPassthrough(Decide(__NR_shmat, {7, 0, 0})));  // the kernel picks the address
-  EXPECT_TRUE(IsPassthrough(Decide(__NR_shmat, {7, 0x7f0000000000, kShmRemap})));
+  // SHM_REMAP maps over whatever is there for a segment size the policy cannot see: refused.
+  EXPECT_TRUE(Returns(Decide(__NR_shmat, {7, 0x7f0000000000, kShmRemap}), -EPERM));
+  EXPECT_TRUE(IsPassthrough(Decide(__NR_shmat, {7, 0x7f0000000000, 0})));
 }
 
-// BUG (policy gap; needs a design decision): shmat() is checked as if the segment were one
-// byte long (Overlaps(ctx, addr, 1)), so shmat(id, kStubStart - 0x1000, SHM_REMAP) with a
-// segment of several pages passes through and, with SHM_REMAP's MAP_FIXED semantics, maps
-// over the start of the stub (its text begins at kStubBase + 0x1000). With SHM_EXEC and a
-// second, writable attachment of the same segment, the guest could then put its own code at
-// stub-range instruction pointers, which the seccomp filter allows without a trap. On this
-// 6.18 kernel the stub's mseal() (stub_main.cc) makes the kernel refuse it (checked end to
-// end: shmat returns EPERM under `snare run`), but mseal is ENOSYS before Linux 6.10 and the
-// stub tolerates that. Decide cannot see the segment size; the sentry could ask
-// shmctl(IPC_STAT), or refuse SHM_REMAP attachments that end in a protected range.
-TEST_F(SyscallPolicyTest, DISABLED_ShmatRemapBelowProtectedMemory) {
+// shmat(SHM_REMAP) just below the stub, with a segment of several pages, would map over
+// the stub's text (where the filter lets syscalls through) on kernels without mseal. The
+// policy cannot see the segment size, so SHM_REMAP is refused everywhere.
+TEST_F(SyscallPolicyTest, ShmatRemapBelowProtectedMemory) {
   EXPECT_FALSE(IsPassthrough(Decide(__NR_shmat, {7, kStubStart - 0x1000, kShmRemap})));
 }
 

@@ -8,7 +8,8 @@ namespace snare {
 
 size_t FormatTraceLine(char* buf, size_t cap, const TraceCall& call, bool has_result,
                        int64_t result, const char* annotation) {
-  LineWriter w(buf, cap > 0 ? cap - 1 : 0);
+  if (cap == 0) return 0;
+  LineWriter w(buf, cap - 1);  // the last byte is kept for the newline
   w.Char('[').Dec(call.tid).Str("] ");
   const SyscallInfo* info = FindSyscall(call.nr);
   if (info) {
@@ -81,8 +82,9 @@ size_t FormatTraceLine(char* buf, size_t cap, const TraceCall& call, bool has_re
     w.Dec(result);
   }
   if (annotation) w.Str(" <").Str(annotation).Char('>');
-  w.Char('\n');
-  return w.size();
+  size_t n = w.size();
+  buf[n] = '\n';
+  return n + 1;
 }
 
 }  // namespace snare

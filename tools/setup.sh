@@ -13,7 +13,8 @@ packages=(
   libsqlite3-dev         # results store
   python3                # guests in the integration tests
   sqlite3 tar gzip gcc   # guests in the integration tests
-  strace                 # peer in benchmarks
+  strace proot runsc     # peers in benchmarks (snare bench)
+  gnuplot-nox            # snare report plots
   clang-format
 )
 

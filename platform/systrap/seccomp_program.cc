@@ -94,7 +94,7 @@ std::expected<std::vector<sock_filter>, std::string> BuildSeccompProgram(
 
   const uint32_t hi = static_cast<uint32_t>(stub.text_start >> 32);
   const uint32_t lo_start = static_cast<uint32_t>(stub.text_start);
-  const uint32_t lo_end = static_cast<uint32_t>(stub.text_end);
+  const uint32_t lo_last = static_cast<uint32_t>(stub.text_end - 1);
   constexpr uint32_t kArch = offsetof(seccomp_data, arch);
   constexpr uint32_t kIpLo = offsetof(seccomp_data, instruction_pointer);
   constexpr uint32_t kIpHi = kIpLo + 4;
@@ -110,7 +110,7 @@ std::expected<std::vector<sock_filter>, std::string> BuildSeccompProgram(
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kIpLo),
       BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, lo_start, 1, 0),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
-      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, lo_end, 0, 1),
+      BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, lo_last, 0, 1),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
   };
   // close_range from the stub may not cover the reserved fds. Written by hand: libseccomp

@@ -29,7 +29,10 @@ std::expected<StubLayout, std::string> ParseStubLayout(std::span<const uint8_t> 
   Elf64_Ehdr eh;
   std::memcpy(&eh, image.data(), sizeof(eh));
   if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) return fail("not ELF");
-  if (eh.e_phoff + uint64_t{eh.e_phnum} * sizeof(Elf64_Phdr) > image.size()) return fail("phdrs");
+  auto fits = [&](uint64_t offset, uint64_t size) {
+    return offset <= image.size() && size <= image.size() - offset;
+  };
+  if (!fits(eh.e_phoff, uint64_t{eh.e_phnum} * sizeof(Elf64_Phdr))) return fail("phdrs");
   StubLayout layout;
   for (int i = 0; i < eh.e_phnum; ++i) {
     Elf64_Phdr ph;
@@ -43,7 +46,7 @@ std::expected<StubLayout, std::string> ParseStubLayout(std::span<const uint8_t> 
     layout.image_end = std::max(layout.image_end, ph.p_vaddr + ph.p_memsz);
   }
   if (!layout.text_start) return fail("no executable segment");
-  if (eh.e_shoff + uint64_t{eh.e_shnum} * sizeof(Elf64_Shdr) > image.size()) return fail("shdrs");
+  if (!fits(eh.e_shoff, uint64_t{eh.e_shnum} * sizeof(Elf64_Shdr))) return fail("shdrs");
   for (int i = 0; i < eh.e_shnum; ++i) {
     Elf64_Shdr sh;
     std::memcpy(&sh, image.data() + eh.e_shoff + i * sizeof(Elf64_Shdr), sizeof(sh));
@@ -52,8 +55,7 @@ std::expected<StubLayout, std::string> ParseStubLayout(std::span<const uint8_t> 
     if (sh.sh_link >= eh.e_shnum) return fail("symtab link");
     std::memcpy(&strtab, image.data() + eh.e_shoff + sh.sh_link * sizeof(Elf64_Shdr),
                 sizeof(strtab));
-    if (sh.sh_offset + sh.sh_size > image.size() ||
-        strtab.sh_offset + strtab.sh_size > image.size()) {
+    if (!fits(sh.sh_offset, sh.sh_size) || !fits(strtab.sh_offset, strtab.sh_size)) {
       return fail("symtab bounds");
     }
     for (uint64_t off = 0; off + sizeof(Elf64_Sym) <= sh.sh_size; off += sizeof(Elf64_Sym)) {
