@@ -4,6 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_command.h"
+#include "bench/bench_options.h"
+#include "bench/report_command.h"
+#include "bench/workload_command.h"
 #include "sentry/run_command.h"
 #include "sentry/run_options.h"
 
@@ -12,7 +16,9 @@ namespace {
 constexpr const char* kUsage =
     "usage: snare COMMAND ...\n"
     "commands:\n"
-    "  run     run a program with its syscalls interposed (snare run --help)\n";
+    "  run     run a program with its syscalls interposed (snare run --help)\n"
+    "  bench   measure what a trapped syscall costs on this machine (snare bench --help)\n"
+    "  report  show stored benchmark runs, plots, comparisons (snare report --help)\n";
 
 }  // namespace
 
@@ -35,6 +41,23 @@ int main(int argc, char** argv) {
     }
     return snare::RunCommand(*options);
   }
+  if (command == "bench") {
+    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+      fputs(snare::bench::kBenchUsage, stdout);
+      return 0;
+    }
+    std::string line = "snare";
+    for (int i = 1; i < argc; ++i) line += std::string(" ") + argv[i];
+    return snare::bench::RunBenchCommand(args, line);
+  }
+  if (command == "report") {
+    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+      fputs(snare::bench::kReportUsage, stdout);
+      return 0;
+    }
+    return snare::bench::RunReportCommand(args);
+  }
+  if (command == snare::bench::kWorkloadCommand) return snare::bench::RunWorkloadCommand(args);
   fprintf(stderr, "snare: unknown command '%s'\n%s", command.c_str(), kUsage);
   return 2;
 }

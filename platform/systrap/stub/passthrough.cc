@@ -41,15 +41,54 @@ const uint64_t* StripSigsys(uint64_t guest_set, uint64_t* copy) {
   return copy;
 }
 
+// The restorer and SA_RESTORER flag each guest handler was installed with: the kernel holds
+// the stub's restorer instead, and the guest must read back its own. Per process (copied on
+// fork, reset by execve, which also resets handlers).
+struct GuestRestorer {
+  uint64_t restorer;
+  bool flag;
+};
+GuestRestorer g_restorers[65];
+
 long SigactionFixed(const uint64_t* a) {
-  if (!a[1]) return Sys(__NR_rt_sigaction, a[0], 0, a[2], a[3]);
-  KSigaction act = *reinterpret_cast<const KSigaction*>(a[1]);
-  act.mask &= ~kSigsysBit;
-  if (act.handler > 1) {  // not SIG_DFL / SIG_IGN: return through the stub's restorer
-    act.flags |= kSaRestorer;
-    act.restorer = reinterpret_cast<uint64_t>(&StubRestoreRt);
+  auto sig = static_cast<uint64_t>(a[0]);
+  long r;
+  GuestRestorer previous = sig < 65 ? g_restorers[sig] : GuestRestorer{};
+  if (!a[1]) {
+    r = Sys(__NR_rt_sigaction, a[0], 0, a[2], a[3]);
+  } else {
+    KSigaction act = *reinterpret_cast<const KSigaction*>(a[1]);
+    GuestRestorer guest = {act.restorer, (act.flags & kSaRestorer) != 0};
+    act.mask &= ~kSigsysBit;
+    if (act.handler > 1) {  // not SIG_DFL / SIG_IGN: return through the stub's restorer
+      act.flags |= kSaRestorer;
+      act.restorer = reinterpret_cast<uint64_t>(&StubRestoreRt);
+    }
+    r = Sys(__NR_rt_sigaction, a[0], P(&act), a[2], a[3]);
+    if (r == 0 && sig < 65) g_restorers[sig] = guest;
   }
-  return Sys(__NR_rt_sigaction, a[0], P(&act), a[2], a[3]);
+  if (r == 0 && a[2]) {
+    auto* old = reinterpret_cast<KSigaction*>(a[2]);
+    if (old->restorer == reinterpret_cast<uint64_t>(&StubRestoreRt)) {
+      old->restorer = previous.restorer;
+      if (!previous.flag) old->flags &= ~kSaRestorer;
+    }
+  }
+  return r;
+}
+
+// The mask and alternate stack in force while the handler runs are the guest's; the
+// handler's rt_sigreturn would restore the ones saved at the trap. Save the new ones there.
+void KeepSignalMask(KUcontext* uc) {
+  uint64_t now;
+  if (Sys(__NR_rt_sigprocmask, 0 /* SIG_BLOCK */, 0, P(&now), 8) == 0) {
+    uc->uc_sigmask = now & ~kSigsysBit;
+  }
+}
+
+void KeepAltStack(KUcontext* uc) {
+  KStack now;
+  if (Sys(__NR_sigaltstack, 0, P(&now)) == 0) uc->uc_stack = now;
 }
 
 long CloseRangeFixed(const uint64_t* a) {
@@ -282,9 +321,18 @@ extern "C" [[noreturn]] void StubCloneChildOnNewStack(CloneChild* child) {
 long ExecutePassthrough(uint64_t nr, const uint64_t* a, KUcontext* uc, uint32_t depth) {
   uint64_t set;
   switch (nr) {
-    case __NR_rt_sigprocmask:
-      if (a[0] == 1 /* SIG_UNBLOCK */) break;
-      return Sys(nr, a[0], P(StripSigsys(a[1], &set)), a[2], a[3]);
+    case __NR_rt_sigprocmask: {
+      long r = a[0] == 1 /* SIG_UNBLOCK */
+                   ? Sys(nr, a[0], a[1], a[2], a[3])
+                   : Sys(nr, a[0], P(StripSigsys(a[1], &set)), a[2], a[3]);
+      if (r == 0 && a[1]) KeepSignalMask(uc);
+      return r;
+    }
+    case __NR_sigaltstack: {
+      long r = Sys(nr, a[0], a[1]);
+      if (r == 0 && a[0]) KeepAltStack(uc);
+      return r;
+    }
     case __NR_rt_sigaction:
       return SigactionFixed(a);
     case __NR_rt_sigsuspend:

@@ -1,0 +1,96 @@
+// will-it-scale tests/signal1.c (the benchmark of seed 000, Chen Ridong's ucounts RFCs):
+//
+//   act.sa_handler = handler;  /* empty */
+//   sigaction(SIGUSR1, &act, NULL);
+//   while (1) { raise(SIGUSR1); (*iterations)++; }
+//
+// Every queued signal charges UCOUNT_RLIMIT_SIGPENDING at each user-namespace level, so
+// tasks of one user contend on shared counters. will-it-scale pins one task per core and
+// builds a process and a threads variant of each test.
+
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <memory>
+#include <vector>
+
+#include "bench/workloads/seed_workloads.h"
+#include "bench/workloads/task_group.h"
+
+namespace snare::bench {
+namespace {
+
+// Raising a signal costs about a microsecond: read the clock every 64 of them.
+constexpr uint64_t kSignalsPerClockCheck = 64;
+
+void EmptyHandler(int) {}
+
+class Signal1Body : public TaskBody {
+ public:
+  explicit Signal1Body(bool thread) : thread_(thread) {}
+
+  std::optional<TaskFailure> Prepare() override {
+    struct sigaction action = {};
+    action.sa_handler = EmptyHandler;
+    sigemptyset(&action.sa_mask);
+    if (sigaction(SIGUSR1, &action, nullptr) != 0) return TaskFailure{"sigaction", errno};
+    // The caller may block SIGUSR1; the task inherited its mask.
+    sigset_t usr1;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    if (int error = pthread_sigmask(SIG_UNBLOCK, &usr1, nullptr)) {
+      return TaskFailure{"pthread_sigmask", error};
+    }
+    tgid_ = getpid();
+    tid_ = gettid();
+    return std::nullopt;
+  }
+
+  std::optional<TaskFailure> Run(uint64_t count) override {
+    if (thread_) {
+      for (uint64_t i = 0; i < count; ++i) {
+        if (tgkill(tgid_, tid_, SIGUSR1) != 0) return TaskFailure{"tgkill", errno};
+      }
+    } else {
+      for (uint64_t i = 0; i < count; ++i) {
+        if (raise(SIGUSR1) != 0) return TaskFailure{"raise", errno};
+      }
+    }
+    return std::nullopt;
+  }
+
+ private:
+  const bool thread_;
+  pid_t tgid_ = 0;
+  pid_t tid_ = 0;
+};
+
+}  // namespace
+
+std::expected<WorkloadResult, std::string> RunSignal1(int tasks, bool threads, double seconds,
+                                                      double warmup_seconds) {
+  const char* name = threads ? "signal1-threads" : "signal1";
+  if (auto checked = CheckWorkloadArgs(tasks, seconds, warmup_seconds); !checked) {
+    return std::unexpected(std::string(name) + ": " + checked.error());
+  }
+  std::vector<std::unique_ptr<Signal1Body>> owned;
+  std::vector<TaskBody*> bodies;
+  for (int i = 0; i < tasks; ++i) {
+    owned.push_back(std::make_unique<Signal1Body>(threads));
+    bodies.push_back(owned.back().get());
+  }
+  TaskGroupOptions options;
+  options.name = name;
+  options.kind = threads ? TaskKind::kThread : TaskKind::kProcess;
+  options.pin = true;
+  options.warmup_seconds = warmup_seconds;
+  options.seconds = seconds;
+  options.ops_per_clock_check = kSignalsPerClockCheck;
+  std::expected<TaskGroupResult, std::string> measured = RunTaskGroup(options, bodies);
+  if (!measured) return std::unexpected(measured.error());
+  return WorkloadResult{measured->OpsPerSecond(), measured->LongestSeconds()};
+}
+
+}  // namespace snare::bench

@@ -1,0 +1,66 @@
+// Mateusz Guzik's thread create/join benchmark (seed 004: "further damage-control lack of
+// clone scalability"; pidmap_lock, then pidfs and cgroup locks; ~465k ops/s with 20
+// processes unpatched). The seed quotes will-it-scale's tests/threadspawn1.c, run in
+// will-it-scale's process mode ("spawning and killing threads in separate processes in
+// parallel"), one task per core:
+//
+//   static void *worker(void *arg) { return (NULL); }
+//   while (1) {
+//     error = pthread_create(&thread, NULL, worker, NULL); assert(error == 0);
+//     error = pthread_join(thread, NULL); assert(error == 0);
+//     (*iterations)++;
+//   }
+
+#include <pthread.h>
+
+#include <memory>
+#include <vector>
+
+#include "bench/workloads/seed_workloads.h"
+#include "bench/workloads/task_group.h"
+
+namespace snare::bench {
+namespace {
+
+void* ReturnAtOnce(void*) { return nullptr; }
+
+class ThreadCreateJoinBody : public TaskBody {
+ public:
+  std::optional<TaskFailure> Run(uint64_t count) override {
+    for (uint64_t i = 0; i < count; ++i) {
+      pthread_t thread;
+      if (int error = pthread_create(&thread, nullptr, ReturnAtOnce, nullptr)) {
+        return TaskFailure{"pthread_create", error};
+      }
+      if (int error = pthread_join(thread, nullptr)) return TaskFailure{"pthread_join", error};
+    }
+    return std::nullopt;
+  }
+};
+
+}  // namespace
+
+std::expected<WorkloadResult, std::string> RunThreadCreateJoin(int tasks, double seconds,
+                                                               double warmup_seconds) {
+  if (auto checked = CheckWorkloadArgs(tasks, seconds, warmup_seconds); !checked) {
+    return std::unexpected("thread-create-join: " + checked.error());
+  }
+  std::vector<std::unique_ptr<ThreadCreateJoinBody>> owned;
+  std::vector<TaskBody*> bodies;
+  for (int i = 0; i < tasks; ++i) {
+    owned.push_back(std::make_unique<ThreadCreateJoinBody>());
+    bodies.push_back(owned.back().get());
+  }
+  TaskGroupOptions options;
+  options.name = "thread-create-join";
+  options.kind = TaskKind::kProcess;
+  options.pin = true;
+  options.warmup_seconds = warmup_seconds;
+  options.seconds = seconds;
+  options.ops_per_clock_check = 1;
+  std::expected<TaskGroupResult, std::string> measured = RunTaskGroup(options, bodies);
+  if (!measured) return std::unexpected(measured.error());
+  return WorkloadResult{measured->OpsPerSecond(), measured->LongestSeconds()};
+}
+
+}  // namespace snare::bench
