@@ -33,7 +33,7 @@ std::expected<ProcessResult, std::string> RunProcess(const std::vector<std::stri
       CPU_SET(cpu, &set);
       sched_setaffinity(0, sizeof(set), &set);
     }
-    execv(args[0], args.data());
+    execvp(args[0], args.data());
     fprintf(stderr, "exec %s: %s\n", args[0], strerror(errno));
     _exit(127);
   }

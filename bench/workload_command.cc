@@ -55,7 +55,6 @@ int TrapLoop(const std::vector<std::string>& a) {
   if (!mode) return Fail(mode.error());
   auto subject = SyscallSubject::Create(a[2]);
   if (!subject) return Fail(subject.error());
-  if (auto ok = InstallTrapFilter(*mode, subject->numbers()); !ok) return Fail(ok.error());
   SyscallSubject* s = &*subject;
   benchmark::RegisterBenchmark(a[2].c_str(), [s](benchmark::State& state) {
     for (auto _ : state) s->Call();
@@ -64,6 +63,10 @@ int TrapLoop(const std::vector<std::string>& a) {
   char arg0[] = "snare";
   char* argv[] = {arg0, nullptr};
   benchmark::Initialize(&argc, argv);
+  // Google Benchmark reads /proc and /sys lazily; do it before the filter traps openat.
+  benchmark::CPUInfo::Get();
+  benchmark::SystemInfo::Get();
+  if (auto ok = InstallTrapFilter(*mode, subject->numbers()); !ok) return Fail(ok.error());
   CaptureReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::ClearRegisteredBenchmarks();
