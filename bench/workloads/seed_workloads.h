@@ -35,10 +35,9 @@ inline constexpr double kDefaultWarmupSeconds = 0.2;
 
 // will-it-scale tests/signal1.c (seed 000: the ucount charge on every queued signal).
 // Each task installs an empty SIGUSR1 handler and loops raise(SIGUSR1); with `threads`,
-// the tasks are threads of one process and each sends tgkill(tgid, own tid, SIGUSR1).
-// Tasks are pinned one per CPU, round-robin over the CPUs the caller may run on.
-// Syscalls per op differ between the variants: glibc 2.36's raise() is gettid + getpid +
-// tgkill, the threads variant makes the tgkill alone (both add the rt_sigreturn).
+// the tasks are threads of one process. Tasks are pinned one per CPU, round-robin over the
+// CPUs the caller may run on. glibc 2.36's raise() is gettid + getpid + tgkill (plus the
+// handler's rt_sigreturn) in both variants.
 std::expected<WorkloadResult, std::string> RunSignal1(
     int tasks, bool threads, double seconds, double warmup_seconds = kDefaultWarmupSeconds);
 

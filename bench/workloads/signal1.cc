@@ -29,7 +29,6 @@ void EmptyHandler(int) {}
 
 class Signal1Body : public TaskBody {
  public:
-  explicit Signal1Body(bool thread) : thread_(thread) {}
 
   std::optional<TaskFailure> Prepare() override {
     struct sigaction action = {};
@@ -43,28 +42,19 @@ class Signal1Body : public TaskBody {
     if (int error = pthread_sigmask(SIG_UNBLOCK, &usr1, nullptr)) {
       return TaskFailure{"pthread_sigmask", error};
     }
-    tgid_ = getpid();
-    tid_ = gettid();
     return std::nullopt;
   }
 
   std::optional<TaskFailure> Run(uint64_t count) override {
-    if (thread_) {
-      for (uint64_t i = 0; i < count; ++i) {
-        if (tgkill(tgid_, tid_, SIGUSR1) != 0) return TaskFailure{"tgkill", errno};
-      }
-    } else {
-      for (uint64_t i = 0; i < count; ++i) {
-        if (raise(SIGUSR1) != 0) return TaskFailure{"raise", errno};
-      }
+    // raise() in both variants, as will-it-scale's signal1 does: glibc's raise() is
+    // gettid + getpid + tgkill, so both variants make the same syscalls.
+    for (uint64_t i = 0; i < count; ++i) {
+      if (raise(SIGUSR1) != 0) return TaskFailure{"raise", errno};
     }
     return std::nullopt;
   }
 
  private:
-  const bool thread_;
-  pid_t tgid_ = 0;
-  pid_t tid_ = 0;
 };
 
 }  // namespace
@@ -78,7 +68,7 @@ std::expected<WorkloadResult, std::string> RunSignal1(int tasks, bool threads, d
   std::vector<std::unique_ptr<Signal1Body>> owned;
   std::vector<TaskBody*> bodies;
   for (int i = 0; i < tasks; ++i) {
-    owned.push_back(std::make_unique<Signal1Body>(threads));
+    owned.push_back(std::make_unique<Signal1Body>());
     bodies.push_back(owned.back().get());
   }
   TaskGroupOptions options;

@@ -1,0 +1,149 @@
+// `snare bench --quick` (what CI runs) stores valid rows for every suite, `snare report`
+// reads them back, and bad input fails clearly without touching the database.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/guest_runner.h"
+#include "tests/snare_paths.h"
+
+namespace snare_test {
+namespace {
+
+std::string Snare() {
+  auto path = SnareBinary();
+  EXPECT_TRUE(path.has_value()) << (path ? "" : path.error());
+  return path ? *path : "snare";
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+RunResult RunSnare(std::vector<std::string> args, int timeout_s = 60) {
+  args.insert(args.begin(), Snare());
+  RunOptions options;
+  options.timeout = std::chrono::seconds(timeout_s);
+  return RunCommand(args, options);
+}
+
+TEST(BenchQuickTest, StoresEverySuiteAndReportsIt) {
+  const std::string dir = MakeTempDir("bench");
+  const std::string db = dir + "/results.db";
+  RunResult bench = RunSnare({"bench", "--quick", "--db=" + db}, 600);
+  ASSERT_EQ(bench.status, 0) << bench.Describe();
+  for (const char* section : {"## ladder", "## depth", "## contention", "## workload", "## peer",
+                              "## memory", "stored as run 1"}) {
+    EXPECT_NE(bench.stdout_data.find(section), std::string::npos) << section << "\n"
+                                                                   << bench.stdout_data;
+  }
+
+  RunResult report = RunSnare({"report", "--db=" + db, "--json"});
+  ASSERT_EQ(report.status, 0) << report.Describe();
+  auto j = nlohmann::json::parse(report.stdout_data, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << report.stdout_data;
+  EXPECT_FALSE(j["kernel"].get<std::string>().empty());
+  EXPECT_FALSE(j["revision"].get<std::string>().empty());
+  EXPECT_GT(j["cores"].get<int>(), 0);
+  EXPECT_TRUE(j["quick"].get<bool>());
+  std::map<std::string, int> rows_per_suite;
+  std::set<std::string> ladder_rungs;
+  for (const auto& row : j["rows"]) {
+    std::string suite = row["suite"].get<std::string>();
+    ++rows_per_suite[suite];
+    ASSERT_TRUE(row["value"].is_number()) << row.dump();
+    double value = row["value"].get<double>();
+    EXPECT_TRUE(std::isfinite(value) && value > 0) << row.dump();
+    EXPECT_FALSE(row["samples"].empty()) << row.dump();
+    if (suite == "ladder") ladder_rungs.insert(row["name"].get<std::string>());
+  }
+  for (const char* suite : {"ladder", "depth", "contention", "workload", "peer", "memory"}) {
+    EXPECT_GT(rows_per_suite[suite], 0) << "no rows for suite " << suite;
+  }
+  for (const char* rung : {"native", "filter-allow", "filter-errno", "signal-floor", "inproc",
+                           "systrap", "systrap-futex", "systrap-1cpu"}) {
+    EXPECT_TRUE(ladder_rungs.count(rung)) << "missing rung " << rung;
+  }
+
+  RunResult plots = RunSnare({"report", "--db=" + db, "--plots=" + dir + "/plots"});
+  ASSERT_EQ(plots.status, 0) << plots.Describe();
+  for (const char* plot : {"ladder.png", "depth.png", "contention.png"}) {
+    std::string png = ReadFile(dir + "/plots/" + plot);
+    ASSERT_GE(png.size(), 8u) << plot;
+    EXPECT_EQ(png.substr(1, 3), "PNG") << plot;
+  }
+}
+
+TEST(BenchQuickTest, BadNamesAndDepthsAreRefusedBeforeMeasuring) {
+  const std::string db = MakeTempDir("bench-bad") + "/results.db";
+  struct Case {
+    std::string arg, message;
+  };
+  for (const Case& c : {Case{"--rungs=native,bogus", "bogus"}, Case{"--suites=sweeps", "sweeps"},
+                        Case{"--syscalls=getpid", "getpid"}, Case{"--max-depth=33", "32"},
+                        Case{"--reps=0", "--reps"}, Case{"--frobnicate", "--frobnicate"}}) {
+    RunResult r = RunSnare({"bench", c.arg, "--db=" + db});
+    EXPECT_EQ(r.status, 2) << c.arg << "\n" << r.Describe();
+    EXPECT_NE(r.stderr_data.find(c.message), std::string::npos) << r.stderr_data;
+  }
+  EXPECT_NE(access(db.c_str(), F_OK), 0) << "a refused run created the database";
+}
+
+TEST(BenchQuickTest, UnwritableOrCorruptDatabaseIsLeftAlone) {
+  RunResult unwritable = RunSnare({"bench", "--quick", "--db=/proc/self/no/such/results.db"});
+  EXPECT_EQ(unwritable.status, 1) << unwritable.Describe();
+  EXPECT_NE(unwritable.stderr_data.find("cannot write"), std::string::npos)
+      << unwritable.stderr_data;
+
+  const std::string corrupt = MakeTempDir("bench-corrupt") + "/results.db";
+  std::string garbage(4096, '\0');
+  for (size_t i = 0; i < garbage.size(); ++i) garbage[i] = static_cast<char>(i * 7919 % 251);
+  std::ofstream(corrupt, std::ios::binary) << garbage;
+  RunResult r = RunSnare({"bench", "--quick", "--suites=ladder", "--rungs=native", "--syscalls=getppid",
+                     "--db=" + corrupt});
+  EXPECT_EQ(r.status, 1) << r.Describe();
+  EXPECT_NE(r.stderr_data.find("not a snare results database"), std::string::npos)
+      << r.stderr_data;
+  EXPECT_EQ(ReadFile(corrupt), garbage) << "the corrupt database was modified";
+
+  RunResult missing = RunSnare({"report", "--db=" + corrupt + ".missing"});
+  EXPECT_NE(missing.status, 0);
+}
+
+TEST(BenchQuickTest, InterruptedRunStoresNothing) {
+  const std::string db = MakeTempDir("bench-int") + "/results.db";
+  RunResult first = RunSnare({"bench", "--quick", "--suites=ladder", "--rungs=native",
+                         "--syscalls=getppid", "--db=" + db});
+  ASSERT_EQ(first.status, 0) << first.Describe();
+
+  Subprocess bench;
+  ASSERT_TRUE(bench.Start({Snare(), "bench", "--quick", "--suites=ladder", "--db=" + db}));
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  kill(bench.pid(), SIGINT);
+  RunResult interrupted = bench.Wait();
+  EXPECT_NE(interrupted.status, 0) << interrupted.Describe();
+
+  RunResult list = RunSnare({"report", "--db=" + db, "--json"});
+  ASSERT_EQ(list.status, 0) << list.Describe();
+  auto j = nlohmann::json::parse(list.stdout_data, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_EQ(j["id"].get<int>(), 1) << "the interrupted run left a row behind";
+  EXPECT_EQ(j["rows"].size(), 1u);
+}
+
+}  // namespace
+}  // namespace snare_test
