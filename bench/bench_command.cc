@@ -18,15 +18,10 @@
 #include "bench/report.h"
 #include "bench/results_store.h"
 #include "bench/workload_command.h"
+#include "sentry/monotonic_clock.h"
 
 namespace snare::bench {
 namespace {
-
-double NowS() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<double>(ts.tv_sec) + ts.tv_nsec / 1e9;
-}
 
 std::string SelfPath() {
   char buf[4096];
@@ -47,6 +42,7 @@ struct Step {
   std::string label;
   std::function<std::expected<std::vector<double>, std::string>()> measure;
   BenchRow row;  // without value/samples
+  int max_reps = 1 << 30;  // long real workloads run in fewer rounds
 };
 
 class BenchRunner {
@@ -66,9 +62,11 @@ class BenchRunner {
     if (o_.suites.count("memory")) AddMemory();
     // Repetitions interleave: every point once per round.
     std::map<size_t, std::vector<double>> samples;
-    size_t done = 0, total = steps_.size() * static_cast<size_t>(o_.reps);
+    size_t done = 0, total = 0;
+    for (const Step& s : steps_) total += static_cast<size_t>(std::min(o_.reps, s.max_reps));
     for (int rep = 0; rep < o_.reps; ++rep) {
       for (size_t i = 0; i < steps_.size(); ++i) {
+        if (rep >= steps_[i].max_reps) continue;
         Progress(++done, total, steps_[i].label);
         auto got = steps_[i].measure();
         if (!got) return std::unexpected(steps_[i].label + ": " + got.error());
@@ -174,7 +172,7 @@ class BenchRunner {
   // One step per sweep: the workload nests itself and reports every depth; rows per depth
   // are split out after the run (see SplitDepth).
   void AddDepth() {
-    long calls = o_.quick ? 10000 : 100000;
+    long calls = o_.quick ? 10000 : 50000;
     auto argv = Workload({"depth-sweep", std::to_string(o_.max_depth),
                           std::to_string(o_.depth_step), std::to_string(calls)});
     for (int d = 0; d <= o_.max_depth; ++d) {
@@ -311,9 +309,9 @@ class BenchRunner {
             if (!j) return std::unexpected(j.error());
             return std::vector<double>{(*j)["ns_per_call"].get<double>()};
           }
-          double t0 = NowS();
+          double t0 = MonotonicSeconds();
           auto r = RunProcess(argv);
-          double ms = (NowS() - t0) * 1e3;
+          double ms = (MonotonicSeconds() - t0) * 1e3;
           if (!r) return std::unexpected(r.error());
           if (r->status != 0) {
             return std::unexpected("exited with status " + std::to_string(r->status) + ": " +
@@ -322,6 +320,7 @@ class BenchRunner {
           return std::vector<double>{ms};
         };
         step.row = {"peer", subject.name, peer.platform, {}, 0, per_call ? "ns/call" : "ms", {}};
+        if (!per_call) step.max_reps = 3;
         steps_.push_back(std::move(step));
       }
     }
@@ -411,7 +410,7 @@ int RunBenchCommand(const std::vector<std::string>& args, const std::string& com
   DescribeMachine(&run);
   run.command = command_line;
   run.quick = options->quick;
-  double t0 = NowS();
+  double t0 = MonotonicSeconds();
   BenchRunner runner(*options);
   auto rows = runner.Run();
   if (!rows) {
@@ -422,7 +421,7 @@ int RunBenchCommand(const std::vector<std::string>& args, const std::string& com
   for (auto& row : run.rows) {
     if (row.suite == "depth") row.params["caller_depth"] = std::to_string(runner.caller_depth());
   }
-  run.duration_s = NowS() - t0;
+  run.duration_s = MonotonicSeconds() - t0;
   auto id = store->Save(run);
   if (!id) {
     fprintf(stderr, "snare bench: %s (nothing stored)\n", id.error().c_str());

@@ -1,6 +1,7 @@
 #include "sentry/dispatcher.h"
 
 #include <linux/futex.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -8,6 +9,8 @@
 
 #include <algorithm>
 #include <cerrno>
+
+#include "sentry/monotonic_clock.h"
 
 namespace snare {
 
@@ -20,13 +23,8 @@ T Load(const T& v) {
   return __atomic_load_n(&v, __ATOMIC_ACQUIRE);
 }
 
-uint64_t NowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + ts.tv_nsec;
-}
-
 constexpr uint64_t kReapIntervalNs = 20'000'000;
+constexpr uint32_t kSpinsPerYield = 256;
 constexpr uint32_t kLowSlots = 64;
 
 }  // namespace
@@ -104,7 +102,7 @@ void Dispatcher::Reap(bool all_claimed) {
 }
 
 void Dispatcher::Run(const std::atomic<bool>& stop) {
-  uint64_t last_reap = NowNs();
+  uint64_t last_reap = MonotonicNs();
   uint32_t idle = 0;
   for (;;) {
     bool worked = ServeOnce();
@@ -119,11 +117,13 @@ void Dispatcher::Run(const std::atomic<bool>& stop) {
     }
     if (stop.load(std::memory_order_acquire)) break;
     if (answer_traps_ && ++idle < Load(header_->spin_iterations)) {
+      // A stub woken by a reply may wait on this CPU's run queue behind the spinner.
+      if (idle % kSpinsPerYield == 0) sched_yield();
       __builtin_ia32_pause();
       continue;
     }
     idle = 0;
-    uint64_t now = NowNs();
+    uint64_t now = MonotonicNs();
     if (now - last_reap >= kReapIntervalNs) {
       uint32_t high = Load(header_->slots_high);
       uint32_t claimed = 0;

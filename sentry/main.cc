@@ -8,6 +8,7 @@
 #include "bench/bench_options.h"
 #include "bench/report_command.h"
 #include "bench/workload_command.h"
+#include "kernel/lab/lab_command.h"
 #include "sentry/run_command.h"
 #include "sentry/run_options.h"
 
@@ -18,7 +19,8 @@ constexpr const char* kUsage =
     "commands:\n"
     "  run     run a program with its syscalls interposed (snare run --help)\n"
     "  bench   measure what a trapped syscall costs on this machine (snare bench --help)\n"
-    "  report  show stored benchmark runs, plots, comparisons (snare report --help)\n";
+    "  report  show stored benchmark runs, plots, comparisons (snare report --help)\n"
+    "  lab     build, boot and compare the stock and patched kernels (snare lab --help)\n";
 
 }  // namespace
 
@@ -56,6 +58,15 @@ int main(int argc, char** argv) {
       return 0;
     }
     return snare::bench::RunReportCommand(args);
+  }
+  if (command == "lab") {
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+      fputs(snare::lab::kLabUsage, args.empty() ? stderr : stdout);
+      return args.empty() ? 2 : 0;
+    }
+    std::string line = "snare";
+    for (int i = 1; i < argc; ++i) line += std::string(" ") + argv[i];
+    return snare::lab::RunLabCommand(args, line);
   }
   if (command == snare::bench::kWorkloadCommand) return snare::bench::RunWorkloadCommand(args);
   fprintf(stderr, "snare: unknown command '%s'\n%s", command.c_str(), kUsage);

@@ -18,6 +18,7 @@
 #include "sentry/atomic_file.h"
 #include "sentry/dispatcher.h"
 #include "sentry/guest_launcher.h"
+#include "sentry/monotonic_clock.h"
 #include "sentry/program_resolver.h"
 #include "sentry/shared_region_file.h"
 #include "sentry/syscall_handler.h"
@@ -31,12 +32,6 @@ volatile pid_t g_init_pid = -1;
 
 void ForwardToGuest(int sig) {
   if (g_init_pid > 0) kill(g_init_pid, sig);
-}
-
-uint64_t NowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + ts.tv_nsec;
 }
 
 uint64_t Tsc() { return __builtin_ia32_rdtsc(); }
@@ -116,7 +111,7 @@ int RunCommand(const RunOptions& options) {
   spec.shared_fd = region->fd();
   spec.trace_fd = platform->SentryAnswersTraps() ? -1 : trace_fd;
 
-  const uint64_t ns0 = NowNs(), tsc0 = Tsc();
+  const uint64_t ns0 = MonotonicNs(), tsc0 = Tsc();
   auto guest = LaunchGuest(spec);
   if (!guest) return Fail(guest.error());
   close(*stub_fd);
@@ -140,7 +135,7 @@ int RunCommand(const RunOptions& options) {
   stop.store(true, std::memory_order_release);
   dispatcher.Wake();
   serve.join();
-  const uint64_t ns1 = NowNs(), tsc1 = Tsc();
+  const uint64_t ns1 = MonotonicNs(), tsc1 = Tsc();
 
   if (options.stats != RunOptions::StatsFormat::kNone) {
     double ns_per_tick = tsc1 > tsc0 ? static_cast<double>(ns1 - ns0) / (tsc1 - tsc0) : 0;

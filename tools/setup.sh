@@ -15,6 +15,9 @@ packages=(
   sqlite3 tar gzip gcc   # guests in the integration tests
   strace proot runsc     # peers in benchmarks (snare bench)
   gnuplot-nox            # snare report plots
+  linux-source-6.12      # the kernel lab: source, build tools, qemu
+  bc bison flex libelf-dev libssl-dev cpio xz-utils patch make
+  qemu-system-x86
   clang-format
 )
 

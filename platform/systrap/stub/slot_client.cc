@@ -69,13 +69,18 @@ void NoteHighWater(Header* h, uint32_t index) {
   }
 }
 
-void WakeSentry(Header* h) {
+// Returns true when the sentry was asleep and had to be woken.
+bool WakeSentry(Header* h) {
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
-  if (Load(h->sentry_sleeping)) {
-    __atomic_fetch_add(&h->doorbell, 1, __ATOMIC_SEQ_CST);
-    Sys(__NR_futex, P(&h->doorbell), FUTEX_WAKE, 1);
-  }
+  if (!Load(h->sentry_sleeping)) return false;
+  __atomic_fetch_add(&h->doorbell, 1, __ATOMIC_SEQ_CST);
+  Sys(__NR_futex, P(&h->doorbell), FUTEX_WAKE, 1);
+  return true;
 }
+
+// Spinning threads yield now and then: the scheduler tends to wake the peer on the waker's
+// CPU, where a spinner would keep it waiting for a whole time slice.
+constexpr uint32_t kSpinsPerYield = 256;
 
 }  // namespace
 
@@ -149,11 +154,13 @@ void ExchangeWithSentry(Slot* slot, Frame* f) {
   Header* h = g_stub.header;
   Store(f->state, uint32_t{systrap::kFrameRequest});
   Store(slot->pending, 1u);
-  WakeSentry(h);
+  // A sentry woken just now may have been queued on this CPU: let it run first.
+  if (WakeSentry(h)) Sys(__NR_sched_yield);
 
   uint32_t spins = Load(h->spin_iterations);
   for (uint32_t i = 0; i < spins; ++i) {
     if (Load(f->state) == systrap::kFrameReply) return;
+    if (i % kSpinsPerYield == kSpinsPerYield - 1) Sys(__NR_sched_yield);
     CpuRelax();
   }
   for (;;) {

@@ -50,10 +50,10 @@ void Count(Slot* slot, uint64_t nr, int64_t result, uint64_t overhead, uint64_t 
   // nested trap (guest signal handler) cannot split, so no lock prefix is needed.
   volatile systrap::SyscallCounters& c =
       systrap::StatsAt(g_stub.header, SlotIndex(slot))->per_nr[nr];
-  c.calls += 1;
-  if (result < 0 && result >= -4095) c.errors += 1;
-  c.overhead_ticks += overhead;
-  c.syscall_ticks += in_syscall;
+  c.calls = c.calls + 1;
+  if (result < 0 && result >= -4095) c.errors = c.errors + 1;
+  c.overhead_ticks = c.overhead_ticks + overhead;
+  c.syscall_ticks = c.syscall_ticks + in_syscall;
 }
 
 bool NeverReturns(uint64_t nr) {

@@ -1,0 +1,134 @@
+#include "kernel/lab/guest_boot.h"
+
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "kernel/lab/command_stream.h"
+#include "sentry/monotonic_clock.h"
+
+namespace snare::lab {
+namespace {
+
+std::vector<std::string> QemuCommand(const BootOptions& o) {
+  std::vector<std::string> argv = {"qemu-system-x86_64", "-nographic", "-no-reboot", "-m", "512",
+                                   "-smp", std::to_string(o.cpus)};
+  switch (o.accel) {
+    case Accel::kKvm:
+      argv.insert(argv.end(), {"-accel", "kvm", "-cpu", "host"});
+      break;
+    case Accel::kTcgIcount:
+      argv.insert(argv.end(), {"-accel", "tcg", "-icount", "shift=0", "-cpu", "max"});
+      break;
+    case Accel::kTcgMulti:
+      argv.insert(argv.end(), {"-accel", "tcg,thread=multi", "-cpu", "max"});
+      break;
+  }
+  argv.insert(argv.end(), {"-kernel", o.bzimage, "-initrd", o.initrd, "-append",
+                           "console=ttyS0 quiet panic=-1 lab.variant=" + o.variant + " " +
+                               o.lab_args});
+  return argv;
+}
+
+}  // namespace
+
+std::string AccelName(Accel accel) {
+  switch (accel) {
+    case Accel::kKvm:
+      return "kvm";
+    case Accel::kTcgIcount:
+      return "tcg-icount";
+    case Accel::kTcgMulti:
+      return "tcg-multi";
+  }
+  return "?";
+}
+
+std::expected<BootResult, std::string> BootLabKernel(
+    const BootOptions& o, const std::function<void(const std::string&)>& progress) {
+  BootResult result;
+  bool begun = false, ended = false;
+  std::string parse_error;
+  const double t0 = MonotonicSeconds();
+  StreamResult r = RunStreaming(QemuCommand(o), "", o.timeout_s, [&](const std::string& line) {
+    size_t at = line.find("SNARE-LAB-");
+    if (at == std::string::npos) return;
+    std::string rest = line.substr(at + 10);
+    size_t space = rest.find(' ');
+    std::string tag = rest.substr(0, space);
+    auto j = nlohmann::json::parse(space == std::string::npos ? "{}" : rest.substr(space + 1),
+                                   nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      parse_error = "unreadable line from the guest: " + line;
+      return;
+    }
+    if (tag == "BEGIN") {
+      begun = true;
+      result.kernel = j.value("kernel", "");
+      result.cpus = j.value("cpus", 0);
+      if (progress) progress(o.variant + ": booted " + result.kernel);
+    } else if (tag == "CHECK") {
+      result.checks.push_back({j.value("name", "?"), j.value("pass", false), j.value("detail", "")});
+      if (progress) {
+        progress(o.variant + ": check " + result.checks.back().name +
+                 (result.checks.back().pass ? " passed" : " FAILED"));
+      }
+    } else if (tag == "RESULT") {
+      bench::BenchRow row;
+      row.suite = j.value("suite", "");
+      row.name = j.value("name", "");
+      row.platform = "native";
+      row.unit = j.value("unit", "");
+      if (j.contains("params") && j["params"].is_object()) {
+        for (auto& [k, v] : j["params"].items()) {
+          row.params[k] = v.is_string() ? v.get<std::string>() : v.dump();
+        }
+      }
+      if (j.contains("samples") && j["samples"].is_array()) {
+        for (const auto& s : j["samples"]) {
+          if (s.is_number()) row.samples.push_back(s.get<double>());
+        }
+      }
+      if (row.samples.empty()) {
+        parse_error = "a result without samples: " + line;
+        return;
+      }
+      row.value = bench::Median(row.samples);
+      if (progress) progress(o.variant + ": " + row.suite + " " + row.name);
+      result.rows.push_back(std::move(row));
+    } else if (tag == "END") {
+      ended = true;
+    }
+  });
+  result.seconds = MonotonicSeconds() - t0;
+  const std::string where = o.variant + " kernel under qemu (" + AccelName(o.accel) + ")";
+  if (r.status < 0 && !begun) return std::unexpected(where + ", stage boot: cannot run qemu: " + r.tail);
+  if (!parse_error.empty()) return std::unexpected(where + ", stage run: " + parse_error);
+  if (!begun) {
+    return std::unexpected(where + ", stage boot: the kernel did not start lab-init" +
+                           (r.timed_out ? " within " + std::to_string(static_cast<int>(o.timeout_s)) + " s" : "") +
+                           "; last console lines:\n" + r.tail);
+  }
+  if (!ended) {
+    return std::unexpected(where + ", stage run: lab-init did not finish" +
+                           (r.timed_out ? " within " + std::to_string(static_cast<int>(o.timeout_s)) + " s (killed)" : "") +
+                           "; last console lines:\n" + r.tail);
+  }
+  return result;
+}
+
+bool KvmWorks(const std::string& bzimage, const std::string& initrd) {
+  if (access("/dev/kvm", R_OK | W_OK) != 0) return false;
+  BootOptions o;
+  o.bzimage = bzimage;
+  o.initrd = initrd;
+  o.variant = "probe";
+  o.accel = Accel::kKvm;
+  o.lab_args = "lab.mode=probe";
+  o.timeout_s = 20;
+  return BootLabKernel(o, nullptr).has_value();
+}
+
+}  // namespace snare::lab
