@@ -31,7 +31,12 @@ std::expected<std::string, std::string> FindKernelDir(const std::string& flag) {
   }
   candidates.push_back("kernel");
   for (const auto& c : candidates) {
-    if (IsDir(c + "/patches") && IsDir(c + "/config")) return c;
+    if (!IsDir(c + "/patches") || !IsDir(c + "/config")) continue;
+    // Absolute: the build runs in the unpacked source tree.
+    char* real = realpath(c.c_str(), nullptr);
+    std::string path = real ? real : c;
+    free(real);
+    return path;
   }
   return std::unexpected(std::string(
       "cannot find the kernel lab's patches and config: run from the snare checkout, or pass "
