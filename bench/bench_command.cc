@@ -41,7 +41,7 @@ bool Installed(const std::string& tool) {
 struct Step {
   std::string label;
   std::function<std::expected<std::vector<double>, std::string>()> measure;
-  BenchRow row;  // without value/samples
+  BenchRow row;            // without value/samples
   int max_reps = 1 << 30;  // long real workloads run in fewer rounds
 };
 
@@ -81,7 +81,6 @@ class BenchRunner {
       row.value = Median(row.samples);
       rows.push_back(std::move(row));
     }
-    for (auto& extra : extra_rows_) rows.push_back(extra);
     return rows;
   }
 
@@ -113,7 +112,7 @@ class BenchRunner {
   }
 
   static std::expected<nlohmann::json, std::string> RunJson(const std::vector<std::string>& argv,
-                                                           int cpu = -1) {
+                                                            int cpu = -1) {
     auto r = RunProcess(argv, cpu);
     if (!r) return std::unexpected(r.error());
     if (r->status != 0) {
@@ -160,8 +159,13 @@ class BenchRunner {
           if (!j) return std::unexpected(j.error());
           return std::vector<double>{(*j)["ns_per_call"].get<double>()};
         };
-        step.row = {"ladder", rung.name, rung.platform,
-                    {{"syscall", subject}, {"calls", std::to_string(n)}}, 0, "ns/call", {}};
+        step.row = {"ladder",
+                    rung.name,
+                    rung.platform,
+                    {{"syscall", subject}, {"calls", std::to_string(n)}},
+                    0,
+                    "ns/call",
+                    {}};
         if (!rung.flags.empty()) step.row.params["flags"] = rung.flags[0];
         if (cpu >= 0) step.row.params["cpus"] = "1";
         steps_.push_back(std::move(step));
@@ -192,8 +196,8 @@ class BenchRunner {
         if (it == last_sweep_.end()) return std::unexpected(std::string("sweep gave no point"));
         return std::vector<double>{it->second};
       };
-      step.row = {"depth", "signal-floor", "native", {{"depth", std::to_string(d)}}, 0,
-                  "ns/trap", {}};
+      step.row = {"depth", "signal-floor", "native", {{"depth", std::to_string(d)}},
+                  0,       "ns/trap",      {}};
       steps_.push_back(std::move(step));
     }
   }
@@ -214,8 +218,9 @@ class BenchRunner {
           if (!j) return std::unexpected(j.error());
           return (*j)["per_task"].get<std::vector<double>>();
         };
-        step.row = {"contention", mode, "native",
-                    {{"mode", mode}, {"tasks", std::to_string(tasks)}}, 0, "traps/s", {}};
+        step.row = {
+            "contention", mode, "native", {{"mode", mode}, {"tasks", std::to_string(tasks)}}, 0,
+            "traps/s",    {}};
         steps_.push_back(std::move(step));
       }
     }
@@ -235,8 +240,8 @@ class BenchRunner {
             if (!j) return std::unexpected(j.error());
             return (*j)["per_task"].get<std::vector<double>>();
           };
-          step.row = {"workload", name, platform, {{"tasks", std::to_string(tasks)}}, 0,
-                      "ops/s/task", {}};
+          step.row = {"workload", name,         platform, {{"tasks", std::to_string(tasks)}},
+                      0,          "ops/s/task", {}};
           steps_.push_back(std::move(step));
         }
       }
@@ -341,7 +346,8 @@ class BenchRunner {
       auto j = nlohmann::json::parse(f, nullptr, false);
       fclose(f);
       unlink(stats.c_str());
-      if (j.is_discarded() || !j.contains("sentry")) return std::unexpected(std::string("bad stats"));
+      if (j.is_discarded() || !j.contains("sentry"))
+        return std::unexpected(std::string("bad stats"));
       return j["sentry"]["peak_rss_kb"].get<double>() * 1024;
     };
     Step step;
@@ -353,8 +359,10 @@ class BenchRunner {
       if (!many) return std::unexpected(many.error());
       return std::vector<double>{(*many - *one) / (threads - 1)};
     };
-    step.row = {"memory", "sentry-bytes-per-guest-thread", "systrap",
-                {{"threads", std::to_string(threads)}}, 0, "bytes", {}};
+    step.row = {"memory",  "sentry-bytes-per-guest-thread",
+                "systrap", {{"threads", std::to_string(threads)}},
+                0,         "bytes",
+                {}};
     steps_.push_back(std::move(step));
   }
 
@@ -384,7 +392,6 @@ class BenchRunner {
   bool tty_;
   int max_tasks_;
   std::vector<Step> steps_;
-  std::vector<BenchRow> extra_rows_;
   std::vector<std::string> notes_;
   std::map<int, double> last_sweep_;
   int caller_depth_ = 0;
@@ -433,8 +440,8 @@ int RunBenchCommand(const std::vector<std::string>& args, const std::string& com
   } else {
     fputs(RenderMarkdown(run).c_str(), stdout);
     for (const auto& note : runner.notes()) printf("\nnote: %s\n", note.c_str());
-    printf("\nstored as run %lld in %s (snare report --db=%s %lld)\n",
-           static_cast<long long>(*id), db.c_str(), db.c_str(), static_cast<long long>(*id));
+    printf("\nstored as run %lld in %s (snare report --db=%s %lld)\n", static_cast<long long>(*id),
+           db.c_str(), db.c_str(), static_cast<long long>(*id));
   }
   return 0;
 }

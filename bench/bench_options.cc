@@ -15,8 +15,8 @@ bool TakeValue(const std::string& arg, const std::string& flag, std::string* val
 }
 
 std::expected<std::set<std::string>, std::string> ParseList(const std::string& flag,
-                                                           const std::string& value,
-                                                           const std::vector<std::string>& known) {
+                                                            const std::string& value,
+                                                            const std::vector<std::string>& known) {
   std::set<std::string> out;
   size_t start = 0;
   while (start <= value.size()) {
@@ -56,9 +56,9 @@ const std::vector<std::string>& SuiteNames() {
 }
 
 const std::vector<std::string>& RungNames() {
-  static const std::vector<std::string> names = {
-      "native", "filter-allow", "filter-errno", "signal-floor", "inproc", "systrap",
-      "systrap-futex", "systrap-1cpu"};
+  static const std::vector<std::string> names = {"native",        "filter-allow", "filter-errno",
+                                                 "signal-floor",  "inproc",       "systrap",
+                                                 "systrap-futex", "systrap-1cpu"};
   return names;
 }
 
@@ -109,7 +109,8 @@ std::expected<BenchOptions, std::string> ParseBenchOptions(const std::vector<std
   }
   if (o.suites.empty()) o.suites = {SuiteNames().begin(), SuiteNames().end()};
   if (o.rungs.empty()) o.rungs = {RungNames().begin(), RungNames().end()};
-  if (o.subjects.empty()) o.subjects = {SyscallSubject::Names().begin(), SyscallSubject::Names().end()};
+  if (o.subjects.empty())
+    o.subjects = {SyscallSubject::Names().begin(), SyscallSubject::Names().end()};
   if (o.quick && !reps_set) o.reps = 3;
   if (o.quick && !step_set) o.depth_step = 4;
   return o;

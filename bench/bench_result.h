@@ -15,20 +15,20 @@ struct BenchRow {
   std::string name;      // rung, sweep point or workload name, e.g. "signal-floor"
   std::string platform;  // "native", "inproc", "systrap", "runsc-ptrace", "proot", "strace"
   std::map<std::string, std::string> params;  // e.g. {"syscall","getppid"}, {"depth","8"}
-  double value = 0;        // the median of samples
-  std::string unit;        // "ns/call", "ops/s/task", "ms"
+  double value = 0;                           // the median of samples
+  std::string unit;                           // "ns/call", "ops/s/task", "ms"
   std::vector<double> samples;
 };
 
 struct BenchRun {
-  int64_t id = 0;            // assigned by the store
-  std::string started_at;    // ISO 8601 UTC
-  std::string kernel;        // uname -r
+  int64_t id = 0;                       // assigned by the store
+  std::string started_at;               // ISO 8601 UTC
+  std::string kernel;                   // uname -r
   std::string kernel_variant = "host";  // "host", or a kernel-lab variant ("stock", "reserve")
-  std::string cpu_model;     // /proc/cpuinfo "model name"
-  int cores = 0;             // online CPUs
-  std::string revision;      // snare's git revision
-  std::string command;       // the command line that produced it
+  std::string cpu_model;                // /proc/cpuinfo "model name"
+  int cores = 0;                        // online CPUs
+  std::string revision;                 // snare's git revision
+  std::string command;                  // the command line that produced it
   bool quick = false;
   double duration_s = 0;
   std::vector<BenchRow> rows;

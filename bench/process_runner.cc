@@ -65,7 +65,8 @@ std::expected<ProcessResult, std::string> RunProcess(const std::vector<std::stri
 
 std::string Runfile(const std::string& argv0, const std::string& path) {
   std::vector<std::string> candidates;
-  if (const char* dir = getenv("RUNFILES_DIR")) candidates.push_back(std::string(dir) + "/snare/" + path);
+  if (const char* dir = getenv("RUNFILES_DIR"))
+    candidates.push_back(std::string(dir) + "/snare/" + path);
   candidates.push_back(argv0 + ".runfiles/snare/" + path);
   candidates.push_back(path);
   for (const auto& c : candidates) {

@@ -13,9 +13,9 @@
 #include <filesystem>
 #include <limits>
 #include <map>
-#include <set>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 #include <tuple>
 #include <utility>
 
@@ -258,16 +258,15 @@ std::string DepthFitText(const std::vector<const BenchRow*>& rows) {
   } else {
     out += " (95% CI " + FormatNumber(fit->slope - fit->slope_ci95) + " to " +
            FormatNumber(fit->slope + fit->slope_ci95) + ", t with " +
-           std::to_string(fit->points - 2) + " df over " + std::to_string(fit->points) +
-           " depths)";
+           std::to_string(fit->points - 2) + " df over " + std::to_string(fit->points) + " depths)";
   }
   out += ", intercept " + FormatNumber(fit->intercept) + " ns at depth 0.\n\n";
 
-  auto share = [&](double d) {
-    return Ratio(fit->slope * d, fit->intercept + fit->slope * d);
-  };
-  out += "Implied ucount share of a trap at depth d: share(d) = slope*d / (intercept + "
-         "slope*d): " + Percent(share(1)) + " at d = 1";
+  auto share = [&](double d) { return Ratio(fit->slope * d, fit->intercept + fit->slope * d); };
+  out +=
+      "Implied ucount share of a trap at depth d: share(d) = slope*d / (intercept + "
+      "slope*d): " +
+      Percent(share(1)) + " at d = 1";
   for (const BenchRow* row : rows) {
     double caller = ParseNumber(Param(*row, "caller_depth"));
     if (std::isfinite(caller)) {
@@ -418,8 +417,8 @@ std::string PeerSection(const std::vector<const BenchRow*>& rows) {
 std::string OtherSection(const std::vector<const BenchRow*>& rows) {
   std::vector<std::vector<std::string>> table;
   for (const BenchRow* row : rows) {
-    table.push_back({row->name, row->platform, FormatParams(row->params),
-                     FormatNumber(row->value), row->unit});
+    table.push_back(
+        {row->name, row->platform, FormatParams(row->params), FormatNumber(row->value), row->unit});
   }
   return MarkdownTable({"name", "platform", "params", "value", "unit"}, table, "lllrl") + "\n";
 }
@@ -438,9 +437,8 @@ std::string Code(const std::string& text) {
 Json RowJson(const BenchRow& row) {
   Json params = Json::object();
   for (const auto& [key, value] : row.params) params[key] = value;
-  return {{"suite", row.suite},   {"name", row.name}, {"platform", row.platform},
-          {"params", params},     {"value", row.value}, {"unit", row.unit},
-          {"samples", row.samples}};
+  return {{"suite", row.suite}, {"name", row.name}, {"platform", row.platform}, {"params", params},
+          {"value", row.value}, {"unit", row.unit}, {"samples", row.samples}};
 }
 
 Json RunJson(const BenchRun& run) {
@@ -502,7 +500,7 @@ std::string DataNumber(double v) {
 }
 
 struct PlotSource {
-  std::string name;    // "ladder": files NAME.dat, NAME.gp, NAME.FORMAT
+  std::string name;  // "ladder": files NAME.dat, NAME.gp, NAME.FORMAT
   std::string data;
   std::string script;  // reads NAME.dat from the current directory; no terminal or output
 };
@@ -539,13 +537,16 @@ std::optional<PlotSource> LadderPlot(const std::vector<const BenchRow*>& rows) {
       "set style histogram clustered gap 1\n"
       "set style fill solid 0.8 border -1\n"
       "set logscale y\n"
-      "set yrange [" + DataNumber(std::pow(10, std::floor(std::log10(lowest)))) + ":*]\n"
+      "set yrange [" +
+      DataNumber(std::pow(10, std::floor(std::log10(lowest)))) +
+      ":*]\n"
       "set title 'Cost of one syscall per rung'\n"
       "set ylabel 'ns/call (log scale)'\n"
       "set grid ytics\n"
       "set key top left autotitle columnheader\n"
       "set xtics rotate by -30 nomirror\n"
-      "plot for [i=2:" + std::to_string(syscalls.size() + 1) + "] 'ladder.dat' using i:xtic(1)\n";
+      "plot for [i=2:" +
+      std::to_string(syscalls.size() + 1) + "] 'ladder.dat' using i:xtic(1)\n";
   return PlotSource{"ladder", data, script};
 }
 
@@ -588,7 +589,8 @@ std::optional<PlotSource> DepthPlot(const std::vector<const BenchRow*>& rows) {
       "set grid\n"
       "set key top left\n"
       "set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n"
-      "plot " + plots + "\n";
+      "plot " +
+      plots + "\n";
   return PlotSource{"depth", data, script};
 }
 
@@ -703,16 +705,15 @@ std::string RenderJson(const BenchRun& run) {
 
 std::string RenderComparison(const BenchRun& a, const BenchRun& b) {
   auto describe = [](const BenchRun& run) {
-    return "run " + std::to_string(run.id) + ", " + run.started_at + ", kernel " +
-           KernelText(run) + ", revision " + run.revision + ", " + run.cpu_model + " (" +
-           std::to_string(run.cores) + " cores)" + (run.quick ? ", quick" : "");
+    return "run " + std::to_string(run.id) + ", " + run.started_at + ", kernel " + KernelText(run) +
+           ", revision " + run.revision + ", " + run.cpu_model + " (" + std::to_string(run.cores) +
+           " cores)" + (run.quick ? ", quick" : "");
   };
   std::string out = "# snare bench: run " + std::to_string(a.id) + " (A) against run " +
                     std::to_string(b.id) + " (B)\n\n";
   out += "- A: " + describe(a) + "\n- B: " + describe(b) + "\n\n";
 
-  using Key = std::tuple<std::string, std::string, std::string,
-                         std::map<std::string, std::string>>;
+  using Key = std::tuple<std::string, std::string, std::string, std::map<std::string, std::string>>;
   auto key_of = [](const BenchRow& row) {
     return Key{row.suite, row.name, row.platform, row.params};
   };
@@ -781,12 +782,13 @@ std::expected<std::vector<std::string>, std::string> RenderPlots(const BenchRun&
   for (const auto& plot : plots) {
     const std::string base = dir + "/" + plot.name;
     const std::string image = base + "." + format;
-    const std::string script =
-        "# snare bench run " + std::to_string(run.id) + ": " + plot.name + " plot.\n"
-        "# Render again: cd into this directory, then\n"
-        "#   gnuplot -e \"set terminal " + (format == "svg" ? "svg" : "pngcairo") +
-        "; set output '" + plot.name + "." + format + "'\" " + plot.name + ".gp\n" +
-        plot.script;
+    const std::string script = "# snare bench run " + std::to_string(run.id) + ": " + plot.name +
+                               " plot.\n"
+                               "# Render again: cd into this directory, then\n"
+                               "#   gnuplot -e \"set terminal " +
+                               (format == "svg" ? "svg" : "pngcairo") + "; set output '" +
+                               plot.name + "." + format + "'\" " + plot.name + ".gp\n" +
+                               plot.script;
     for (const auto& [path, contents] :
          {std::pair{base + ".dat", plot.data}, std::pair{base + ".gp", script}}) {
       if (auto ok = WriteFileAtomically(path, contents); !ok) return std::unexpected(ok.error());
@@ -801,8 +803,8 @@ std::expected<std::vector<std::string>, std::string> RenderPlots(const BenchRun&
     struct stat st;
     if (!ran || ran->status != 0 || stat(tmp.c_str(), &st) != 0 || st.st_size == 0) {
       unlink(tmp.c_str());
-      std::string why = !ran ? ran.error()
-                             : "exit status " + std::to_string(ran->status) + ": " + ran->err;
+      std::string why =
+          !ran ? ran.error() : "exit status " + std::to_string(ran->status) + ": " + ran->err;
       return std::unexpected("gnuplot failed to render " + image + " (" + why + ")");
     }
     if (auto ok = SyncFile(tmp); !ok || rename(tmp.c_str(), image.c_str()) != 0) {

@@ -68,9 +68,8 @@ int RunReportCommand(const std::vector<std::string>& args) {
     printf("| ---: | --- | --- | --- | --- | ---: | --- | --- | ---: |\n");
     for (const auto& r : *runs) {
       printf("| %lld | %s | %s | %s | %s | %d | %s | %s | %.0f |\n", static_cast<long long>(r.id),
-             r.started_at.c_str(), r.kernel.c_str(), r.kernel_variant.c_str(),
-             r.cpu_model.c_str(), r.cores, r.revision.c_str(), r.quick ? "yes" : "no",
-             r.duration_s);
+             r.started_at.c_str(), r.kernel.c_str(), r.kernel_variant.c_str(), r.cpu_model.c_str(),
+             r.cores, r.revision.c_str(), r.quick ? "yes" : "no", r.duration_s);
     }
     return 0;
   }

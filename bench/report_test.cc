@@ -48,7 +48,8 @@ BenchRun SampleRun() {
     add("depth", "depth-" + std::to_string(d), "native", params, 930 + 19 * d, "ns/trap");
   }
   const std::vector<std::tuple<std::string, double, double>> modes = {
-      {"same-ns", 1.06e6, 0.87e6}, {"sibling-ns", 1.04e6, 0.88e6},
+      {"same-ns", 1.06e6, 0.87e6},
+      {"sibling-ns", 1.04e6, 0.88e6},
       {"distinct-uid", 1.06e6, 0.93e6}};
   for (const auto& [mode, alone, two] : modes) {
     add("contention", mode, "native", {{"mode", mode}, {"tasks", "1"}}, alone, "traps/s");
@@ -88,9 +89,10 @@ TEST(RenderMarkdownTest, HeaderDescribesTheRun) {
 
 TEST(RenderMarkdownTest, LadderRatiosArePerSyscall) {
   const std::string md = RenderMarkdown(SampleRun());
-  EXPECT_CONTAINS(md, "### getppid\n\n| rung | platform | ns/call | x native | x signal floor |\n"
-                      "| --- | --- | ---: | ---: | ---: |\n"
-                      "| native | native | 60.0 | 1.00 | 0.06 |\n");
+  EXPECT_CONTAINS(md,
+                  "### getppid\n\n| rung | platform | ns/call | x native | x signal floor |\n"
+                  "| --- | --- | ---: | ---: | ---: |\n"
+                  "| native | native | 60.0 | 1.00 | 0.06 |\n");
   EXPECT_CONTAINS(md, "| signal-floor | native | 950 | 15.8 | 1.00 |\n");
   EXPECT_CONTAINS(md, "| inproc | inproc | 1,900 | 31.7 | 2.00 |\n");
   EXPECT_CONTAINS(md, "| systrap | systrap | 5,700 | 95.0 | 6.00 |\n");
@@ -101,10 +103,12 @@ TEST(RenderMarkdownTest, LadderRatiosArePerSyscall) {
 
 TEST(RenderMarkdownTest, DepthShowsSlopeCiAndUcountShare) {
   const std::string md = RenderMarkdown(SampleRun());
-  EXPECT_CONTAINS(md, "| depth | ns/trap |\n| ---: | ---: |\n| 0 | 930 |\n| 8 | 1,082 |\n"
-                      "| 16 | 1,234 |\n| 32 | 1,538 |\n");
-  EXPECT_CONTAINS(md, "Slope: 19.0 ns/level (95% CI 19.0 to 19.0, t with 2 df over 4 depths), "
-                      "intercept 930 ns at depth 0.");
+  EXPECT_CONTAINS(md,
+                  "| depth | ns/trap |\n| ---: | ---: |\n| 0 | 930 |\n| 8 | 1,082 |\n"
+                  "| 16 | 1,234 |\n| 32 | 1,538 |\n");
+  EXPECT_CONTAINS(md,
+                  "Slope: 19.0 ns/level (95% CI 19.0 to 19.0, t with 2 df over 4 depths), "
+                  "intercept 930 ns at depth 0.");
   EXPECT_CONTAINS(md, "share(d) = slope*d / (intercept + slope*d)");
   // 19 / (930 + 19) = 2.0%; 152 / (930 + 152) = 14.0%.
   EXPECT_CONTAINS(md, "2.0% at d = 1, 14.0% at d = 8 (the caller's depth).");
@@ -123,10 +127,11 @@ TEST(RenderMarkdownTest, DepthWithTwoPointsHasNoInterval) {
 
 TEST(RenderMarkdownTest, ContentionIsTasksByMode) {
   const std::string md = RenderMarkdown(SampleRun());
-  EXPECT_CONTAINS(md, "| tasks | same-ns | sibling-ns | distinct-uid |\n"
-                      "| ---: | ---: | ---: | ---: |\n"
-                      "| 1 | 1.06 M | 1.04 M | 1.06 M |\n"
-                      "| 2 | 0.87 M | 0.88 M | 0.93 M |\n");
+  EXPECT_CONTAINS(md,
+                  "| tasks | same-ns | sibling-ns | distinct-uid |\n"
+                  "| ---: | ---: | ---: | ---: |\n"
+                  "| 1 | 1.06 M | 1.04 M | 1.06 M |\n"
+                  "| 2 | 0.87 M | 0.88 M | 0.93 M |\n");
 }
 
 TEST(RenderMarkdownTest, WorkloadShowsUnitsAndTheSystrapRatio) {
@@ -139,10 +144,12 @@ TEST(RenderMarkdownTest, WorkloadShowsUnitsAndTheSystrapRatio) {
 TEST(RenderMarkdownTest, PeerComparesEachPeerWithSnare) {
   const std::string md = RenderMarkdown(SampleRun());
   EXPECT_CONTAINS(md, "Values in ns/call.\n");
-  EXPECT_CONTAINS(md, "| subject | native | snare systrap | runsc-ptrace | proot | strace -f | "
-                      "peer/snare ratios |\n");
-  EXPECT_CONTAINS(md, "| getppid | 60.0 | 5,700 | 68,900 | 83,900 | 111,000 | "
-                      "runsc-ptrace 12.1x, proot 14.7x, strace -f 19.5x |\n");
+  EXPECT_CONTAINS(md,
+                  "| subject | native | snare systrap | runsc-ptrace | proot | strace -f | "
+                  "peer/snare ratios |\n");
+  EXPECT_CONTAINS(md,
+                  "| getppid | 60.0 | 5,700 | 68,900 | 83,900 | 111,000 | "
+                  "runsc-ptrace 12.1x, proot 14.7x, strace -f 19.5x |\n");
 }
 
 TEST(RenderMarkdownTest, SuitesComeInOrderAndOnlyWhenPresent) {
@@ -172,20 +179,23 @@ TEST(RenderComparisonTest, ListsEveryPointOfEitherRunSideBySide) {
   b.id = 13;
   b.kernel = "6.12.0";
   b.kernel_variant = "reserve";
-  b.rows[4].value = 2850;  // ladder systrap getppid
-  b.rows.pop_back();       // peer strace: only in A
+  b.rows[4].value = 2850;                                                // ladder systrap getppid
+  b.rows.pop_back();                                                     // peer strace: only in A
   b.rows.push_back({"other", "x", "native", {{"k", "v"}}, 3, "s", {}});  // only in B
 
   const std::string md = RenderComparison(a, b);
   EXPECT_CONTAINS(md, "- A: run 12, 2026-11-29T10:00:00Z, kernel 6.1.0-28-amd64 (host)");
   EXPECT_CONTAINS(md, "- B: run 13, 2026-11-29T10:00:00Z, kernel 6.12.0 (reserve)");
   EXPECT_CONTAINS(md, "| suite | point | A | B | B/A |\n| --- | --- | ---: | ---: | ---: |\n");
-  EXPECT_CONTAINS(md, "| ladder | systrap (systrap; syscall=getppid) | 5,700 ns/call | "
-                      "2,850 ns/call | 0.50 |\n");
-  EXPECT_CONTAINS(md, "| ladder | native (native; syscall=openat) | 200 ns/call | 200 ns/call | "
-                      "1.00 |\n");
-  EXPECT_CONTAINS(md, "| depth | depth-8 (native; caller_depth=8, depth=8) | 1,082 ns/trap | "
-                      "1,082 ns/trap | 1.00 |\n");
+  EXPECT_CONTAINS(md,
+                  "| ladder | systrap (systrap; syscall=getppid) | 5,700 ns/call | "
+                  "2,850 ns/call | 0.50 |\n");
+  EXPECT_CONTAINS(md,
+                  "| ladder | native (native; syscall=openat) | 200 ns/call | 200 ns/call | "
+                  "1.00 |\n");
+  EXPECT_CONTAINS(md,
+                  "| depth | depth-8 (native; caller_depth=8, depth=8) | 1,082 ns/trap | "
+                  "1,082 ns/trap | 1.00 |\n");
   EXPECT_CONTAINS(md, "| peer | getppid (strace) | 111,000 ns/call | | |\n");
   EXPECT_CONTAINS(md, "| other | x (native; k=v) | | 3.00 s | |\n");
   // Every point of either run appears once: 28 in A, plus 1 only in B.

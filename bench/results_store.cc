@@ -157,8 +157,8 @@ std::expected<void, std::string> CheckIsSnareDatabase(const std::string& path) {
   }
 
   sqlite3* raw = nullptr;
-  int rc = sqlite3_open_v2(FileUri(path).c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
-                           nullptr);
+  int rc =
+      sqlite3_open_v2(FileUri(path).c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
   std::unique_ptr<sqlite3, Closer> db(raw);
   if (rc != SQLITE_OK) {
     return std::unexpected("cannot open " + path + ": " +
@@ -190,8 +190,8 @@ std::expected<void, std::string> CheckIsSnareDatabase(const std::string& path) {
   if (code = version.Step(); code != SQLITE_ROW) return std::unexpected(sqlite_error(code));
   const int64_t v = version.Int(0);
   if (v > ResultsStore::kSchemaVersion) {
-    return std::unexpected("'" + path + "' holds results in schema version " +
-                           std::to_string(v) + ", newer than this snare reads (" +
+    return std::unexpected("'" + path + "' holds results in schema version " + std::to_string(v) +
+                           ", newer than this snare reads (" +
                            std::to_string(ResultsStore::kSchemaVersion) +
                            "): use a newer snare or choose another --db");
   }
@@ -233,8 +233,7 @@ std::expected<void, std::string> Initialize(sqlite3* db, const std::string& path
   Statement tables(db, "SELECT count(*) FROM sqlite_master");
   if (tables.Step() != SQLITE_ROW) return fail();
   if (tables.Int(0) != 0) {
-    Statement has_meta(db,
-                       "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?");
+    Statement has_meta(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?");
     has_meta.Bind(std::string("snare_meta"));
     if (has_meta.Step() != SQLITE_ROW) return fail();
     if (has_meta.Int(0) == 0) {
@@ -331,8 +330,7 @@ std::string ResultsStore::DefaultPath() {
   return (home.empty() ? std::string(".") : home) + "/.local/share/snare/results.db";
 }
 
-std::expected<ResultsStore, std::string> ResultsStore::Open(const std::string& path,
-                                                            bool create) {
+std::expected<ResultsStore, std::string> ResultsStore::Open(const std::string& path, bool create) {
   if (path.empty()) return std::unexpected("empty results database path: choose a --db");
   struct stat st;
   const bool exists = stat(path.c_str(), &st) == 0;
@@ -396,8 +394,7 @@ std::expected<int64_t, std::string> ResultsStore::Save(const BenchRun& run) {
     return std::unexpected(CannotWrite(path_, "no write permission"));
   }
   auto fail = [&](const std::string& what) {
-    return std::unexpected("cannot save the run to " + path_ + ": " + what +
-                           "; nothing was saved");
+    return std::unexpected("cannot save the run to " + path_ + ": " + what + "; nothing was saved");
   };
   Transaction tx(db);
   if (int rc = tx.Begin(); rc != SQLITE_OK) {
@@ -495,8 +492,8 @@ std::expected<BenchRun, std::string> ResultsStore::Load(int64_t id) {
     if (range.Step() == SQLITE_ROW && range.Int(2) > 0) {
       return std::unexpected("no run " + std::to_string(id) + " in " + path_ + " (it holds " +
                              std::to_string(range.Int(2)) + " runs, ids " +
-                             std::to_string(range.Int(0)) + " to " +
-                             std::to_string(range.Int(1)) + ")");
+                             std::to_string(range.Int(0)) + " to " + std::to_string(range.Int(1)) +
+                             ")");
     }
     return std::unexpected("no runs stored in " + path_ + ": run `snare bench` first");
   }

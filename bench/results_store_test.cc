@@ -1,5 +1,6 @@
 #include "bench/results_store.h"
 
+#include <gtest/gtest.h>
 #include <sqlite3.h>
 #include <unistd.h>
 
@@ -7,7 +8,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <gtest/gtest.h>
 #include <random>
 #include <sstream>
 
@@ -24,8 +24,8 @@ std::string TempDir() {
 // A fresh path under the test's temporary directory, in a directory that does not exist yet.
 std::string FreshPath(const std::string& name) {
   static int counter = 0;
-  std::string dir = TempDir() + "/store" + std::to_string(getpid()) + "_" +
-                    std::to_string(counter++);
+  std::string dir =
+      TempDir() + "/store" + std::to_string(getpid()) + "_" + std::to_string(counter++);
   fs::remove_all(dir);
   return dir + "/sub/" + name;
 }
@@ -71,12 +71,27 @@ BenchRun SampleRun() {
   run.duration_s = 95.25;
   run.rows = {
       {"ladder", "native", "native", {{"syscall", "getppid"}}, 61.5, "ns/call", {61, 61.5, 62}},
-      {"ladder", "signal-floor", "native", {{"syscall", "getppid"}}, 951, "ns/call",
+      {"ladder",
+       "signal-floor",
+       "native",
+       {{"syscall", "getppid"}},
+       951,
+       "ns/call",
        {950, 951, 0.1 + 0.2}},
-      {"depth", "depth-8", "native", {{"depth", "8"}, {"caller_depth", "2"}}, 1072, "ns/trap",
+      {"depth",
+       "depth-8",
+       "native",
+       {{"depth", "8"}, {"caller_depth", "2"}},
+       1072,
+       "ns/trap",
        {1072}},
-      {"contention", "same-ns", "native", {{"tasks", "2"}, {"mode", "same-ns"}}, 870000,
-       "traps/s", {}},
+      {"contention",
+       "same-ns",
+       "native",
+       {{"tasks", "2"}, {"mode", "same-ns"}},
+       870000,
+       "traps/s",
+       {}},
       {"peer", "getppid \"loop\" ünïcode", "proot", {}, 83900, "ns/call", {83900, NAN}},
   };
   return run;
@@ -128,8 +143,9 @@ TEST(ResultsStoreTest, SavesAndLoadsARunWithItsRows) {
     }
   }
   // params are stored as a JSON object with sorted keys.
-  EXPECT_EQ(QueryInt(path, "SELECT count(*) FROM results WHERE params = "
-                           "'{\"caller_depth\":\"2\",\"depth\":\"8\"}'"),
+  EXPECT_EQ(QueryInt(path,
+                     "SELECT count(*) FROM results WHERE params = "
+                     "'{\"caller_depth\":\"2\",\"depth\":\"8\"}'"),
             1);
   EXPECT_EQ(QueryInt(path, "PRAGMA user_version"), ResultsStore::kSchemaVersion);
 }
@@ -222,8 +238,8 @@ TEST(ResultsStoreTest, RefusesAnotherProgramsSqliteDatabaseWithoutTouchingIt) {
   fs::create_directories(fs::path(path).parent_path());
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "CREATE TABLE notes(text); INSERT INTO notes VALUES('mine');",
-                         nullptr, nullptr, nullptr),
+  ASSERT_EQ(sqlite3_exec(db, "CREATE TABLE notes(text); INSERT INTO notes VALUES('mine');", nullptr,
+                         nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(db);
   const std::string before = ReadBytes(path);

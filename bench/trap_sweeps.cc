@@ -139,9 +139,9 @@ std::expected<std::vector<double>, std::string> RunContention(ContentionMode mod
   }
   const long ncpu = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
   // rates[i] per task; rates[tasks] is the start flag.
-  auto* shared = static_cast<double*>(mmap(nullptr, sizeof(double) * (tasks + 1),
-                                           PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-                                           -1, 0));
+  auto* shared =
+      static_cast<double*>(mmap(nullptr, sizeof(double) * (tasks + 1), PROT_READ | PROT_WRITE,
+                                MAP_SHARED | MAP_ANONYMOUS, -1, 0));
   if (shared == MAP_FAILED) return std::unexpected(std::string("mmap: ") + strerror(errno));
   int ready[2], go[2];
   if (pipe2(ready, O_CLOEXEC) != 0 || pipe2(go, O_CLOEXEC) != 0) {

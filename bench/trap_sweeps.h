@@ -18,7 +18,7 @@ inline constexpr int kMaxUserNamespaceDepth = 32;  // the kernel's nesting limit
 int CallerUserNamespaceDepth();
 
 struct DepthPoint {
-  int depth;            // levels added by the sweep (absolute depth: caller's + this)
+  int depth;  // levels added by the sweep (absolute depth: caller's + this)
   double ns_per_trap;
 };
 

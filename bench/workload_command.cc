@@ -56,9 +56,12 @@ int TrapLoop(const std::vector<std::string>& a) {
   auto subject = SyscallSubject::Create(a[2]);
   if (!subject) return Fail(subject.error());
   SyscallSubject* s = &*subject;
-  benchmark::RegisterBenchmark(a[2].c_str(), [s](benchmark::State& state) {
-    for (auto _ : state) s->Call();
-  })->Iterations(calls)->Unit(benchmark::kNanosecond);
+  benchmark::RegisterBenchmark(a[2].c_str(),
+                               [s](benchmark::State& state) {
+                                 for (auto _ : state) s->Call();
+                               })
+      ->Iterations(calls)
+      ->Unit(benchmark::kNanosecond);
   int argc = 1;
   char arg0[] = "snare";
   char* argv[] = {arg0, nullptr};
@@ -146,7 +149,8 @@ int Threads(const std::vector<std::string>& a) {
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, 64 * 1024);
   for (auto& t : threads) {
-    if (pthread_create(&t, &attr, WaitAtBarrier, nullptr) != 0) return Fail("pthread_create failed");
+    if (pthread_create(&t, &attr, WaitAtBarrier, nullptr) != 0)
+      return Fail("pthread_create failed");
   }
   pthread_barrier_wait(&g_barrier);
   for (auto& t : threads) pthread_join(t, nullptr);
@@ -157,8 +161,8 @@ int Threads(const std::vector<std::string>& a) {
 }  // namespace
 
 const std::vector<std::string>& SeedWorkloadNames() {
-  static const std::vector<std::string> names = {"signal1-processes", "signal1-threads",
-                                                 "tasklist", "thread-create-join"};
+  static const std::vector<std::string> names = {"signal1-processes", "signal1-threads", "tasklist",
+                                                 "thread-create-join"};
   return names;
 }
 

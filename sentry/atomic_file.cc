@@ -21,8 +21,8 @@ std::string DirectoryOf(const std::string& path) {
 std::expected<void, std::string> CheckWritableDirectory(const std::string& path) {
   std::string dir = DirectoryOf(path);
   if (access(dir.c_str(), W_OK | X_OK) != 0) {
-    return std::unexpected("cannot write '" + path + "': directory '" + dir + "': " +
-                           strerror(errno));
+    return std::unexpected("cannot write '" + path + "': directory '" + dir +
+                           "': " + strerror(errno));
   }
   return {};
 }

@@ -83,7 +83,8 @@ void Dispatcher::FreeSlot(uint32_t index) {
     --live_tasks_;
   }
   Slot* slot = systrap::SlotAt(region_, index);
-  for (auto& f : slot->frames) __atomic_store_n(&f.state, uint32_t{systrap::kFrameIdle}, __ATOMIC_RELAXED);
+  for (auto& f : slot->frames)
+    __atomic_store_n(&f.state, uint32_t{systrap::kFrameIdle}, __ATOMIC_RELAXED);
   __atomic_store_n(&slot->state, uint32_t{systrap::kSlotFree}, __ATOMIC_RELEASE);
 }
 

@@ -54,7 +54,9 @@ LineWriter& LineWriter::Quoted(const char* s, size_t max) {
     } else if (c == '\t') {
       Str("\\t");
     } else if (c < 0x20 || c >= 0x7f) {
-      Char('\\').Char(static_cast<char>('0' + (c >> 6))).Char(static_cast<char>('0' + ((c >> 3) & 7)))
+      Char('\\')
+          .Char(static_cast<char>('0' + (c >> 6)))
+          .Char(static_cast<char>('0' + ((c >> 3) & 7)))
           .Char(static_cast<char>('0' + (c & 7)));
     } else {
       Char(static_cast<char>(c));

@@ -34,7 +34,8 @@ std::expected<std::string, ResolveError> Check(const std::string& path, std::str
   if (n >= 2 && head[0] == '#' && head[1] == '!') return path;
   Elf64_Ehdr eh;
   std::memcpy(&eh, head, sizeof(eh));
-  bool elf = n == static_cast<ssize_t>(sizeof(head)) && std::memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0;
+  bool elf =
+      n == static_cast<ssize_t>(sizeof(head)) && std::memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0;
   if (!elf || eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64 ||
       (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)) {
     return std::unexpected(Error(126, name, "cannot execute binary file: Exec format error"));
@@ -100,9 +101,10 @@ std::expected<Executable, ResolveError> ResolveInterpreters(const std::string& p
     for (size_t i = 1; i < exe.argv.size(); ++i) next.push_back(exe.argv[i]);
     auto checked = Check(interp, interp);
     if (!checked) {
-      return std::unexpected(Error(126, exe.path, interp + ": bad interpreter: " +
-                                                     checked.error().message.substr(
-                                                         checked.error().message.rfind(": ") + 2)));
+      return std::unexpected(
+          Error(126, exe.path,
+                interp + ": bad interpreter: " +
+                    checked.error().message.substr(checked.error().message.rfind(": ") + 2)));
     }
     exe = {interp, std::move(next)};
   }

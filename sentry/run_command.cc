@@ -87,9 +87,9 @@ int RunCommand(const RunOptions& options) {
 
   int trace_fd = -1;
   if (options.trace) {
-    trace_fd = options.trace_file.empty()
-                   ? fcntl(2, F_DUPFD_CLOEXEC, 3)
-                   : open(options.trace_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    trace_fd = options.trace_file.empty() ? fcntl(2, F_DUPFD_CLOEXEC, 3)
+                                          : open(options.trace_file.c_str(),
+                                                 O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (trace_fd < 0) {
       return Fail("cannot open the trace file '" + options.trace_file + "': " + strerror(errno));
     }
@@ -99,7 +99,8 @@ int RunCommand(const RunOptions& options) {
     if (!writable) return Fail(writable.error());
   }
 
-  PolicyContext policy = {rules, systrap::kProtectedRanges, systrap::kProtectedRangeCount, systrap::kFirstReservedFd, systrap::kLastReservedFd};
+  PolicyContext policy = {rules, systrap::kProtectedRanges, systrap::kProtectedRangeCount,
+                          systrap::kFirstReservedFd, systrap::kLastReservedFd};
   TraceSink sink(trace_fd);
   SyscallHandler handler(policy, options.trace ? &sink : nullptr);
   Dispatcher dispatcher(region->base(), &handler, platform->SentryAnswersTraps());
@@ -143,7 +144,7 @@ int RunCommand(const RunOptions& options) {
     stats.sentry_peak_rss_kb = PeakRssKb();
     stats.peak_tasks = dispatcher.peak_tasks();
     std::string text = options.stats == RunOptions::StatsFormat::kJson ? RenderStatsJson(stats)
-                                                                      : RenderStatsTable(stats);
+                                                                       : RenderStatsTable(stats);
     if (options.stats_file.empty()) {
       fputs(text.c_str(), stderr);
     } else if (auto written = WriteFileAtomically(options.stats_file, text); !written) {

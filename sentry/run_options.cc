@@ -16,7 +16,7 @@ bool TakeValue(const std::string& arg, const std::string& flag, std::string* val
 }
 
 std::expected<RunOptions::Override, std::string> ParseOverride(const std::string& spec,
-                                                                Disposition d) {
+                                                               Disposition d) {
   std::string name = spec, err_name;
   size_t colon = spec.find(':');
   if (colon != std::string::npos) {
@@ -24,7 +24,8 @@ std::expected<RunOptions::Override, std::string> ParseOverride(const std::string
     err_name = spec.substr(colon + 1);
   }
   const SyscallInfo* info = FindSyscallByName(name.c_str());
-  if (!info) return std::unexpected("unknown syscall '" + name + "' (use the kernel's name, e.g. openat)");
+  if (!info)
+    return std::unexpected("unknown syscall '" + name + "' (use the kernel's name, e.g. openat)");
   int err = EPERM;
   if (colon != std::string::npos && err_name.empty()) {
     return std::unexpected("missing errno after ':' in '" + spec + "' (e.g. " + name + ":EPERM)");
@@ -36,7 +37,8 @@ std::expected<RunOptions::Override, std::string> ParseOverride(const std::string
       char* end;
       long v = strtol(err_name.c_str(), &end, 10);
       if (*end || v <= 0 || v > 4095) {
-        return std::unexpected("unknown errno '" + err_name + "' (use a name like EPERM or a number)");
+        return std::unexpected("unknown errno '" + err_name +
+                               "' (use a name like EPERM or a number)");
       }
       err = static_cast<int>(v);
     }
@@ -59,8 +61,8 @@ std::expected<RunOptions, std::string> ParseRunOptions(const std::vector<std::st
     if (a.rfind("--", 0) != 0) break;
     if (TakeValue(a, "--platform", &v)) {
       if (!platform::PlatformByName(v)) {
-        return std::unexpected("unknown platform '" + v + "' (choose one of: " +
-                               std::string(platform::PlatformNames()) + ")");
+        return std::unexpected("unknown platform '" + v +
+                               "' (choose one of: " + std::string(platform::PlatformNames()) + ")");
       }
       o.platform = v;
     } else if (a == "--stats") {

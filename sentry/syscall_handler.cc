@@ -13,12 +13,15 @@ SyscallHandler::SyscallHandler(const PolicyContext& policy, TraceSink* trace)
   ::uname(&uname_);
 }
 
-void SyscallHandler::Trace(const platform::SyscallRequest& request, bool has_result,
-                           int64_t result, const char* annotation) {
+void SyscallHandler::Trace(const platform::SyscallRequest& request, bool has_result, int64_t result,
+                           const char* annotation) {
   if (!trace_) return;
   char line[1024];
-  TraceCall call = {request.tid, request.nr, request.args,
-                    {request.strings[0], request.strings[1]}, systrap::kTraceString};
+  TraceCall call = {request.tid,
+                    request.nr,
+                    request.args,
+                    {request.strings[0], request.strings[1]},
+                    systrap::kTraceString};
   size_t n = FormatTraceLine(line, sizeof(line), call, has_result, result, annotation);
   trace_->Write(line, n);
 }
@@ -70,8 +73,7 @@ platform::Reply SyscallHandler::Handle(const platform::SyscallRequest& request,
   return reply;
 }
 
-void SyscallHandler::FlushPending(const platform::Context& ctx, PendingTrace* pending,
-                                  bool final) {
+void SyscallHandler::FlushPending(const platform::Context& ctx, PendingTrace* pending, bool final) {
   if (!pending->active) return;
   int64_t result;
   if (ctx.Completed(pending->request.depth, pending->request.seq, &result)) {

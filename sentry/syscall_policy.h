@@ -22,8 +22,8 @@ struct PolicyRule {
 struct Verdict {
   enum Kind : uint8_t { kPassthrough, kReturn, kKill, kBroker };
   Kind kind = kPassthrough;
-  int64_t value = 0;           // kReturn: the result (-errno on failure)
-  uint64_t copyout_addr = 0;   // kReturn: bytes to store at this guest address first
+  int64_t value = 0;          // kReturn: the result (-errno on failure)
+  uint64_t copyout_addr = 0;  // kReturn: bytes to store at this guest address first
   uint32_t copyout_len = 0;
   uint8_t copyout[32] = {};
 };

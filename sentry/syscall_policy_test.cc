@@ -41,8 +41,7 @@ class SyscallPolicyTest : public ::testing::Test {
 
   PolicyContext Context() const { return {rules_, kRanges, 2, 1020, 1022}; }
 
-  static constexpr ProtectedRange kRanges[2] = {{kStubStart, kStubEnd},
-                                                {kSharedStart, kSharedEnd}};
+  static constexpr ProtectedRange kRanges[2] = {{kStubStart, kStubEnd}, {kSharedStart, kSharedEnd}};
   PolicyRule rules_[kSyscallLimit];
 };
 
@@ -54,8 +53,8 @@ class SyscallPolicyTest : public ::testing::Test {
 
 ::testing::AssertionResult Returns(const Verdict& v, int64_t value) {
   if (v.kind == Verdict::kReturn && v.value == value) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "kind " << int{v.kind} << " value " << v.value
-                                       << ", want kReturn " << value;
+  return ::testing::AssertionFailure()
+         << "kind " << int{v.kind} << " value " << v.value << ", want kReturn " << value;
 }
 
 TEST_F(SyscallPolicyTest, DefaultRulesFollowTheTable) {
@@ -128,9 +127,8 @@ TEST_F(SyscallPolicyTest, ReservedFdsAreBadFds) {
 }
 
 TEST_F(SyscallPolicyTest, MmapFixedOverProtectedMemory) {
-  EXPECT_TRUE(
-      Returns(Decide(__NR_mmap, {0x7e0000001000, 4096, 3, kMapFixed | kMapPrivateAnon, ~0ull, 0}),
-              -EPERM));
+  EXPECT_TRUE(Returns(
+      Decide(__NR_mmap, {0x7e0000001000, 4096, 3, kMapFixed | kMapPrivateAnon, ~0ull, 0}), -EPERM));
   EXPECT_TRUE(Returns(
       Decide(__NR_mmap, {kSharedEnd - 4096, 4096, 3, kMapFixed | kMapPrivateAnon, ~0ull, 0}),
       -EPERM));
@@ -144,8 +142,8 @@ TEST_F(SyscallPolicyTest, MmapFixedOverProtectedMemory) {
   // Adjacent ranges are fine.
   EXPECT_TRUE(IsPassthrough(
       Decide(__NR_mmap, {kStubStart - 4096, 4096, 3, kMapFixed | kMapPrivateAnon, ~0ull, 0})));
-  EXPECT_TRUE(IsPassthrough(
-      Decide(__NR_mmap, {kStubEnd, 4096, 3, kMapFixed | kMapPrivateAnon, ~0ull, 0})));
+  EXPECT_TRUE(
+      IsPassthrough(Decide(__NR_mmap, {kStubEnd, 4096, 3, kMapFixed | kMapPrivateAnon, ~0ull, 0})));
   EXPECT_TRUE(IsPassthrough(
       Decide(__NR_mmap, {0x7e0080000000, 4096, 3, kMapFixed | kMapPrivateAnon, ~0ull, 0})));
 }
@@ -181,13 +179,13 @@ TEST_F(SyscallPolicyTest, Mremap) {
   EXPECT_TRUE(Returns(Decide(__NR_mremap, {0x7f0000000000, 4096, 8192,
                                            kMremapMaymove | kMremapFixed, kStubStart - 4096}),
                       -EPERM));
-  EXPECT_TRUE(Returns(Decide(__NR_mremap, {0x7e0000001000, 4096, 8192, kMremapMaymove, 0}),
-                      -EPERM));
+  EXPECT_TRUE(
+      Returns(Decide(__NR_mremap, {0x7e0000001000, 4096, 8192, kMremapMaymove, 0}), -EPERM));
   // Without MREMAP_FIXED the fifth argument is ignored.
   EXPECT_TRUE(IsPassthrough(
       Decide(__NR_mremap, {0x7f0000000000, 4096, 8192, kMremapMaymove, 0x7e0000001000})));
-  EXPECT_TRUE(IsPassthrough(Decide(__NR_mremap, {0x7f0000000000, 4096, 4096,
-                                                 kMremapMaymove | kMremapFixed, 0x7f0000100000})));
+  EXPECT_TRUE(IsPassthrough(Decide(
+      __NR_mremap, {0x7f0000000000, 4096, 4096, kMremapMaymove | kMremapFixed, 0x7f0000100000})));
 }
 
 TEST_F(SyscallPolicyTest, ShmatInsideProtectedMemory) {

@@ -11,9 +11,9 @@ namespace snare {
 struct TraceCall {
   int32_t tid;
   uint64_t nr;
-  const uint64_t* args;     // 6 values
-  const char* strings[2];   // copies of the first two path arguments, or nullptr
-  size_t string_max;        // bytes available in each copy
+  const uint64_t* args;    // 6 values
+  const char* strings[2];  // copies of the first two path arguments, or nullptr
+  size_t string_max;       // bytes available in each copy
 };
 
 // Writes the line (with a trailing newline) and returns its length. has_result false

@@ -34,8 +34,9 @@ TEST(TraceLineTest, NoArguments) {
 
 TEST(TraceLineTest, PathAndErrno) {
   const uint64_t args[6] = {kAtFdcwd, 0x7ffc0000, 0, 0};
-  EXPECT_EQ(Format(Call(__NR_openat, args, "/etc/x"), true, -2),
-            "[42] openat(AT_FDCWD, \"/etc/x\", 0x0, 0x0) = -1 ENOENT (No such file or directory)\n");
+  EXPECT_EQ(
+      Format(Call(__NR_openat, args, "/etc/x"), true, -2),
+      "[42] openat(AT_FDCWD, \"/etc/x\", 0x0, 0x0) = -1 ENOENT (No such file or directory)\n");
 }
 
 TEST(TraceLineTest, ArgumentKinds) {
@@ -141,9 +142,8 @@ TEST(TraceLineTest, TruncatedLineEndsWithNewline) {
   const uint64_t args[6] = {kAtFdcwd, 0x1000, kAtFdcwd, 0x2000, 0};
   std::string utf8(95, '\xc3');
   char line[512];
-  size_t n = FormatTraceLine(line, sizeof(line),
-                             Call(__NR_renameat2, args, utf8.c_str(), utf8.c_str()), true, 0,
-                             nullptr);
+  size_t n = FormatTraceLine(
+      line, sizeof(line), Call(__NR_renameat2, args, utf8.c_str(), utf8.c_str()), true, 0, nullptr);
   ASSERT_GT(n, 0u);
   EXPECT_EQ(line[n - 1], '\n');
 

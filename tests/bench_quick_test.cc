@@ -49,7 +49,7 @@ TEST(BenchQuickTest, StoresEverySuiteAndReportsIt) {
   for (const char* section : {"## ladder", "## depth", "## contention", "## workload", "## peer",
                               "## memory", "stored as run 1"}) {
     EXPECT_NE(bench.stdout_data.find(section), std::string::npos) << section << "\n"
-                                                                   << bench.stdout_data;
+                                                                  << bench.stdout_data;
   }
 
   RunResult report = RunSnare({"report", "--db=" + db, "--json"});
@@ -113,11 +113,10 @@ TEST(BenchQuickTest, UnwritableOrCorruptDatabaseIsLeftAlone) {
   std::string garbage(4096, '\0');
   for (size_t i = 0; i < garbage.size(); ++i) garbage[i] = static_cast<char>(i * 7919 % 251);
   std::ofstream(corrupt, std::ios::binary) << garbage;
-  RunResult r = RunSnare({"bench", "--quick", "--suites=ladder", "--rungs=native", "--syscalls=getppid",
-                     "--db=" + corrupt});
+  RunResult r = RunSnare({"bench", "--quick", "--suites=ladder", "--rungs=native",
+                          "--syscalls=getppid", "--db=" + corrupt});
   EXPECT_EQ(r.status, 1) << r.Describe();
-  EXPECT_NE(r.stderr_data.find("not a snare results database"), std::string::npos)
-      << r.stderr_data;
+  EXPECT_NE(r.stderr_data.find("not a snare results database"), std::string::npos) << r.stderr_data;
   EXPECT_EQ(ReadFile(corrupt), garbage) << "the corrupt database was modified";
 
   RunResult missing = RunSnare({"report", "--db=" + corrupt + ".missing"});
@@ -127,7 +126,7 @@ TEST(BenchQuickTest, UnwritableOrCorruptDatabaseIsLeftAlone) {
 TEST(BenchQuickTest, InterruptedRunStoresNothing) {
   const std::string db = MakeTempDir("bench-int") + "/results.db";
   RunResult first = RunSnare({"bench", "--quick", "--suites=ladder", "--rungs=native",
-                         "--syscalls=getppid", "--db=" + db});
+                              "--syscalls=getppid", "--db=" + db});
   ASSERT_EQ(first.status, 0) << first.Describe();
 
   Subprocess bench;

@@ -16,6 +16,7 @@
 #include <memory>
 #include <vector>
 
+#include "bench/workloads/run_workload.h"
 #include "bench/workloads/seed_workloads.h"
 #include "bench/workloads/task_group.h"
 
@@ -29,7 +30,6 @@ void EmptyHandler(int) {}
 
 class Signal1Body : public TaskBody {
  public:
-
   std::optional<TaskFailure> Prepare() override {
     struct sigaction action = {};
     action.sa_handler = EmptyHandler;
@@ -61,26 +61,14 @@ class Signal1Body : public TaskBody {
 
 std::expected<WorkloadResult, std::string> RunSignal1(int tasks, bool threads, double seconds,
                                                       double warmup_seconds) {
-  const char* name = threads ? "signal1-threads" : "signal1";
-  if (auto checked = CheckWorkloadArgs(tasks, seconds, warmup_seconds); !checked) {
-    return std::unexpected(std::string(name) + ": " + checked.error());
-  }
-  std::vector<std::unique_ptr<Signal1Body>> owned;
-  std::vector<TaskBody*> bodies;
-  for (int i = 0; i < tasks; ++i) {
-    owned.push_back(std::make_unique<Signal1Body>());
-    bodies.push_back(owned.back().get());
-  }
   TaskGroupOptions options;
-  options.name = name;
+  options.name = threads ? "signal1-threads" : "signal1";
   options.kind = threads ? TaskKind::kThread : TaskKind::kProcess;
   options.pin = true;
   options.warmup_seconds = warmup_seconds;
   options.seconds = seconds;
   options.ops_per_clock_check = kSignalsPerClockCheck;
-  std::expected<TaskGroupResult, std::string> measured = RunTaskGroup(options, bodies);
-  if (!measured) return std::unexpected(measured.error());
-  return WorkloadResult{measured->OpsPerSecond(), measured->LongestSeconds()};
+  return RunWorkload<Signal1Body>(options, tasks);
 }
 
 }  // namespace snare::bench

@@ -39,6 +39,7 @@
 #include <memory>
 #include <vector>
 
+#include "bench/workloads/run_workload.h"
 #include "bench/workloads/seed_workloads.h"
 #include "bench/workloads/task_group.h"
 
@@ -112,15 +113,6 @@ class TasklistBody : public TaskBody {
 
 std::expected<WorkloadResult, std::string> RunTasklistBench(int tasks, double seconds,
                                                             double warmup_seconds) {
-  if (auto checked = CheckWorkloadArgs(tasks, seconds, warmup_seconds); !checked) {
-    return std::unexpected("tasklist: " + checked.error());
-  }
-  std::vector<std::unique_ptr<TasklistBody>> owned;
-  std::vector<TaskBody*> bodies;
-  for (int i = 0; i < tasks; ++i) {
-    owned.push_back(std::make_unique<TasklistBody>());
-    bodies.push_back(owned.back().get());
-  }
   TaskGroupOptions options;
   options.name = "tasklist";
   options.kind = TaskKind::kProcess;
@@ -128,9 +120,7 @@ std::expected<WorkloadResult, std::string> RunTasklistBench(int tasks, double se
   options.warmup_seconds = warmup_seconds;
   options.seconds = seconds;
   options.ops_per_clock_check = 1;
-  std::expected<TaskGroupResult, std::string> measured = RunTaskGroup(options, bodies);
-  if (!measured) return std::unexpected(measured.error());
-  return WorkloadResult{measured->OpsPerSecond(), measured->LongestSeconds()};
+  return RunWorkload<TasklistBody>(options, tasks);
 }
 
 }  // namespace snare::bench

@@ -16,6 +16,7 @@
 #include <memory>
 #include <vector>
 
+#include "bench/workloads/run_workload.h"
 #include "bench/workloads/seed_workloads.h"
 #include "bench/workloads/task_group.h"
 
@@ -42,15 +43,6 @@ class ThreadCreateJoinBody : public TaskBody {
 
 std::expected<WorkloadResult, std::string> RunThreadCreateJoin(int tasks, double seconds,
                                                                double warmup_seconds) {
-  if (auto checked = CheckWorkloadArgs(tasks, seconds, warmup_seconds); !checked) {
-    return std::unexpected("thread-create-join: " + checked.error());
-  }
-  std::vector<std::unique_ptr<ThreadCreateJoinBody>> owned;
-  std::vector<TaskBody*> bodies;
-  for (int i = 0; i < tasks; ++i) {
-    owned.push_back(std::make_unique<ThreadCreateJoinBody>());
-    bodies.push_back(owned.back().get());
-  }
   TaskGroupOptions options;
   options.name = "thread-create-join";
   options.kind = TaskKind::kProcess;
@@ -58,9 +50,7 @@ std::expected<WorkloadResult, std::string> RunThreadCreateJoin(int tasks, double
   options.warmup_seconds = warmup_seconds;
   options.seconds = seconds;
   options.ops_per_clock_check = 1;
-  std::expected<TaskGroupResult, std::string> measured = RunTaskGroup(options, bodies);
-  if (!measured) return std::unexpected(measured.error());
-  return WorkloadResult{measured->OpsPerSecond(), measured->LongestSeconds()};
+  return RunWorkload<ThreadCreateJoinBody>(options, tasks);
 }
 
 }  // namespace snare::bench

@@ -14,9 +14,7 @@
 #include "sentry/monotonic_clock.h"
 
 namespace snare::lab {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 StreamResult RunStreaming(const std::vector<std::string>& argv, const std::string& cwd,
                           double timeout_s, const std::function<void(const std::string&)>& line) {

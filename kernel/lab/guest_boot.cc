@@ -13,8 +13,9 @@ namespace snare::lab {
 namespace {
 
 std::vector<std::string> QemuCommand(const BootOptions& o) {
-  std::vector<std::string> argv = {"qemu-system-x86_64", "-nographic", "-no-reboot", "-m", "512",
-                                   "-smp", std::to_string(o.cpus)};
+  std::vector<std::string> argv = {
+      "qemu-system-x86_64",  "-nographic", "-no-reboot", "-m", "512", "-smp",
+      std::to_string(o.cpus)};
   switch (o.accel) {
     case Accel::kKvm:
       argv.insert(argv.end(), {"-accel", "kvm", "-cpu", "host"});
@@ -26,9 +27,9 @@ std::vector<std::string> QemuCommand(const BootOptions& o) {
       argv.insert(argv.end(), {"-accel", "tcg,thread=multi", "-cpu", "max"});
       break;
   }
-  argv.insert(argv.end(), {"-kernel", o.bzimage, "-initrd", o.initrd, "-append",
-                           "console=ttyS0 quiet panic=-1 lab.variant=" + o.variant + " " +
-                               o.lab_args});
+  argv.insert(argv.end(),
+              {"-kernel", o.bzimage, "-initrd", o.initrd, "-append",
+               "console=ttyS0 quiet panic=-1 lab.variant=" + o.variant + " " + o.lab_args});
   return argv;
 }
 
@@ -70,7 +71,8 @@ std::expected<BootResult, std::string> BootLabKernel(
       result.cpus = j.value("cpus", 0);
       if (progress) progress(o.variant + ": booted " + result.kernel);
     } else if (tag == "CHECK") {
-      result.checks.push_back({j.value("name", "?"), j.value("pass", false), j.value("detail", "")});
+      result.checks.push_back(
+          {j.value("name", "?"), j.value("pass", false), j.value("detail", "")});
       if (progress) {
         progress(o.variant + ": check " + result.checks.back().name +
                  (result.checks.back().pass ? " passed" : " FAILED"));
@@ -104,17 +106,21 @@ std::expected<BootResult, std::string> BootLabKernel(
   });
   result.seconds = MonotonicSeconds() - t0;
   const std::string where = o.variant + " kernel under qemu (" + AccelName(o.accel) + ")";
-  if (r.status < 0 && !begun) return std::unexpected(where + ", stage boot: cannot run qemu: " + r.tail);
+  if (r.status < 0 && !begun)
+    return std::unexpected(where + ", stage boot: cannot run qemu: " + r.tail);
   if (!parse_error.empty()) return std::unexpected(where + ", stage run: " + parse_error);
   if (!begun) {
-    return std::unexpected(where + ", stage boot: the kernel did not start lab-init" +
-                           (r.timed_out ? " within " + std::to_string(static_cast<int>(o.timeout_s)) + " s" : "") +
-                           "; last console lines:\n" + r.tail);
+    return std::unexpected(
+        where + ", stage boot: the kernel did not start lab-init" +
+        (r.timed_out ? " within " + std::to_string(static_cast<int>(o.timeout_s)) + " s" : "") +
+        "; last console lines:\n" + r.tail);
   }
   if (!ended) {
-    return std::unexpected(where + ", stage run: lab-init did not finish" +
-                           (r.timed_out ? " within " + std::to_string(static_cast<int>(o.timeout_s)) + " s (killed)" : "") +
-                           "; last console lines:\n" + r.tail);
+    return std::unexpected(
+        where + ", stage run: lab-init did not finish" +
+        (r.timed_out ? " within " + std::to_string(static_cast<int>(o.timeout_s)) + " s (killed)"
+                     : "") +
+        "; last console lines:\n" + r.tail);
   }
   return result;
 }

@@ -26,10 +26,10 @@ void Entry(std::string* out, uint32_t ino, const std::string& name, uint32_t mod
   out->append("070701");
   Hex8(out, ino);
   Hex8(out, mode);
-  Hex8(out, 0);  // uid
-  Hex8(out, 0);  // gid
+  Hex8(out, 0);                                    // uid
+  Hex8(out, 0);                                    // gid
   Hex8(out, (mode & 0170000) == 0040000 ? 2 : 1);  // nlink
-  Hex8(out, 0);  // mtime
+  Hex8(out, 0);                                    // mtime
   Hex8(out, static_cast<uint32_t>(data.size()));
   Hex8(out, 0);  // dev major
   Hex8(out, 0);  // dev minor

@@ -60,9 +60,13 @@ TEST(InitramfsTest, HoldsInitConsoleAndMountPoints) {
 TEST(InitramfsTest, EmbeddedLabInitIsAStaticX8664Executable) {
   auto bytes = LabInitBytes();
   ASSERT_GT(bytes.size(), 64u);
-  EXPECT_EQ(std::memcmp(bytes.data(), "\x7f" "ELF", 4), 0);
-  EXPECT_EQ(bytes[4], 2);     // 64-bit
-  EXPECT_EQ(bytes[18], 62);   // EM_X86_64
+  EXPECT_EQ(std::memcmp(bytes.data(),
+                        "\x7f"
+                        "ELF",
+                        4),
+            0);
+  EXPECT_EQ(bytes[4], 2);    // 64-bit
+  EXPECT_EQ(bytes[18], 62);  // EM_X86_64
 }
 
 }  // namespace

@@ -43,7 +43,8 @@ std::vector<std::string> PatchFiles(const std::string& dir) {
   if (DIR* d = opendir(dir.c_str())) {
     while (dirent* e = readdir(d)) {
       std::string name = e->d_name;
-      if (name.size() > 6 && name.substr(name.size() - 6) == ".patch") files.push_back(dir + "/" + name);
+      if (name.size() > 6 && name.substr(name.size() - 6) == ".patch")
+        files.push_back(dir + "/" + name);
     }
     closedir(d);
   }
@@ -105,9 +106,10 @@ std::expected<KernelBuild, std::string> BuildKernel(
     if (progress) progress(variant + ": " + s);
   };
   if (!Exists(kSourceTarball)) {
-    return std::unexpected(Stage(variant, "source", std::string(kSourceTarball) +
-                                                        " is missing: install Debian's "
-                                                        "linux-source-6.12 (tools/setup.sh)"));
+    return std::unexpected(Stage(variant, "source",
+                                 std::string(kSourceTarball) +
+                                     " is missing: install Debian's "
+                                     "linux-source-6.12 (tools/setup.sh)"));
   }
   const std::string fragment_path = kernel_dir + "/config/lab.config";
   const std::string fragment = ReadFile(fragment_path);
@@ -140,11 +142,12 @@ std::expected<KernelBuild, std::string> BuildKernel(
     say("reusing " + build.bzimage);
     return build;
   }
-  const std::string tmp = cache_dir + "/6.12/.build-" + variant + "-" + key + "-" +
-                          std::to_string(getpid());
+  const std::string tmp =
+      cache_dir + "/6.12/.build-" + variant + "-" + key + "-" + std::to_string(getpid());
   const std::string src = tmp + "/src";
   if (!MakeDirs(src)) {
-    return std::unexpected(Stage(variant, "cache", "cannot create " + src + ": " + strerror(errno)));
+    return std::unexpected(
+        Stage(variant, "cache", "cannot create " + src + ": " + strerror(errno)));
   }
   auto fail = [&](const std::string& stage, const std::string& what) {
     RemoveTree(tmp);

@@ -67,8 +67,9 @@ std::string Cell(const bench::BenchRow* row, const char* fmt = "%.0f") {
 
 // The comparison the lab exists for: per-trap cost over depth, its slope, contention.
 void PrintSummary(const std::vector<bench::BenchRun>& runs) {
-  printf("\n| variant | run | depth 0 | depth 1 | depth 8 | depth 32 | slope ns/level (95%% CI) | "
-         "1 vCPU traps/s | 2 vCPUs traps/s per proc | checks |\n");
+  printf(
+      "\n| variant | run | depth 0 | depth 1 | depth 8 | depth 32 | slope ns/level (95%% CI) | "
+      "1 vCPU traps/s | 2 vCPUs traps/s per proc | checks |\n");
   printf("| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |\n");
   for (const auto& run : runs) {
     std::vector<double> xs, ys;
@@ -97,9 +98,8 @@ void PrintSummary(const std::vector<bench::BenchRun>& runs) {
       if (row.params.count("tasks") && row.params.at("tasks") == "1") c1 = &row;
       if (row.params.count("tasks") && row.params.at("tasks") == "2") c2 = &row;
     }
-    printf("| %s | %lld | %s | %s | %s | %s | %s | %s | %s | %d/%d |\n",
-           run.kernel_variant.c_str(), static_cast<long long>(run.id),
-           Cell(Find(run, "depth", "depth", "0")).c_str(),
+    printf("| %s | %lld | %s | %s | %s | %s | %s | %s | %s | %d/%d |\n", run.kernel_variant.c_str(),
+           static_cast<long long>(run.id), Cell(Find(run, "depth", "depth", "0")).c_str(),
            Cell(Find(run, "depth", "depth", "1")).c_str(),
            Cell(Find(run, "depth", "depth", "8")).c_str(),
            Cell(Find(run, "depth", "depth", "32")).c_str(), slope.c_str(), Cell(c1).c_str(),
@@ -137,8 +137,9 @@ int Run(const LabOptions& o, const std::string& command_line) {
   const std::string cache = o.cache.empty() ? DefaultCacheDir() : o.cache;
   std::optional<bench::ResultsStore> store;
   if (o.action == "run") {
-    auto opened = bench::ResultsStore::Open(o.db.empty() ? bench::ResultsStore::DefaultPath() : o.db,
-                                            /*create=*/true);
+    auto opened =
+        bench::ResultsStore::Open(o.db.empty() ? bench::ResultsStore::DefaultPath() : o.db,
+                                  /*create=*/true);
     if (!opened) {
       fprintf(stderr, "snare lab: %s\n", opened.error().c_str());
       return 1;
@@ -158,7 +159,8 @@ int Run(const LabOptions& o, const std::string& command_line) {
   }
   EndProgress();
   if (o.action == "build") {
-    for (const auto& [v, b] : builds) printf("%s: %s%s\n", v.c_str(), b.bzimage.c_str(), b.reused ? " (cached)" : "");
+    for (const auto& [v, b] : builds)
+      printf("%s: %s%s\n", v.c_str(), b.bzimage.c_str(), b.reused ? " (cached)" : "");
     return 0;
   }
 
@@ -249,8 +251,8 @@ int Run(const LabOptions& o, const std::string& command_line) {
     for (const auto& row : run.rows) total_checks += row.suite == "check";
   }
   if (smoke) {
-    printf("snare lab smoke: %zu kernels built and booted (%s), %d/%d checks passed\n",
-           runs.size(), kvm ? "KVM" : "TCG", total_checks - failed_checks, total_checks);
+    printf("snare lab smoke: %zu kernels built and booted (%s), %d/%d checks passed\n", runs.size(),
+           kvm ? "KVM" : "TCG", total_checks - failed_checks, total_checks);
   } else {
     PrintSummary(runs);
     if (store && runs.size() >= 2) {

@@ -17,7 +17,8 @@ bool IsDir(const std::string& path) {
 }  // namespace
 
 std::string DefaultCacheDir() {
-  if (const char* xdg = getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/snare/lab";
+  if (const char* xdg = getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return std::string(xdg) + "/snare/lab";
   const char* home = getenv("HOME");
   return std::string(home && *home ? home : "/tmp") + "/.cache/snare/lab";
 }

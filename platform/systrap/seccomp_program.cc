@@ -84,8 +84,8 @@ std::expected<std::vector<sock_filter>, std::string> StubRangeProgram(const Stub
 
 }  // namespace
 
-std::expected<std::vector<sock_filter>, std::string> BuildSeccompProgram(
-    const StubLayout& stub, const PolicyRule* rules) {
+std::expected<std::vector<sock_filter>, std::string> BuildSeccompProgram(const StubLayout& stub,
+                                                                         const PolicyRule* rules) {
   if ((stub.text_start >> 32) != ((stub.text_end - 1) >> 32)) {
     return std::unexpected(std::string("stub text crosses a 4 GiB boundary"));
   }

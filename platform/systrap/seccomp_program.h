@@ -19,8 +19,8 @@ namespace snare::systrap {
 
 // rules: kSyscallLimit entries; syscalls whose rule is kDeny or kKill are killed when the
 // stub's text makes them (a guest jumping into the stub must not bypass the policy).
-std::expected<std::vector<sock_filter>, std::string> BuildSeccompProgram(
-    const StubLayout& stub, const PolicyRule* rules);
+std::expected<std::vector<sock_filter>, std::string> BuildSeccompProgram(const StubLayout& stub,
+                                                                         const PolicyRule* rules);
 
 }  // namespace snare::systrap
 

@@ -37,10 +37,10 @@ RunResult RunSeccomp(const std::vector<sock_filter>& program, const seccomp_data
   RunResult result;
   auto fail = [&](size_t pc, const char* what) {
     char buf[160];
-    std::snprintf(buf, sizeof(buf), "pc %zu: %s (code 0x%04x, jt %u, jf %u, k 0x%08x)", pc, what,
-                  pc < program.size() ? program[pc].code : 0,
-                  pc < program.size() ? program[pc].jt : 0, pc < program.size() ? program[pc].jf : 0,
-                  pc < program.size() ? program[pc].k : 0);
+    std::snprintf(
+        buf, sizeof(buf), "pc %zu: %s (code 0x%04x, jt %u, jf %u, k 0x%08x)", pc, what,
+        pc < program.size() ? program[pc].code : 0, pc < program.size() ? program[pc].jt : 0,
+        pc < program.size() ? program[pc].jf : 0, pc < program.size() ? program[pc].k : 0);
     result.error = buf;
     return result;
   };
@@ -61,7 +61,8 @@ RunResult RunSeccomp(const std::vector<sock_filter>& program, const seccomp_data
       case BPF_LDX: {
         uint32_t value;
         if (code == (BPF_LD | BPF_W | BPF_ABS)) {
-          if (k % 4 != 0 || k + 4 > sizeof(seccomp_data)) return fail(pc, "load outside seccomp_data");
+          if (k % 4 != 0 || k + 4 > sizeof(seccomp_data))
+            return fail(pc, "load outside seccomp_data");
           std::memcpy(&value, reinterpret_cast<const char*>(&data) + k, 4);
         } else if (code == (BPF_LD | BPF_W | BPF_LEN) || code == (BPF_LDX | BPF_W | BPF_LEN)) {
           value = sizeof(seccomp_data);
@@ -89,9 +90,15 @@ RunResult RunSeccomp(const std::vector<sock_filter>& program, const seccomp_data
       case BPF_ALU: {
         const uint32_t operand = BPF_SRC(code) == BPF_X ? x : k;
         switch (BPF_OP(code)) {
-          case BPF_ADD: a += operand; break;
-          case BPF_SUB: a -= operand; break;
-          case BPF_MUL: a *= operand; break;
+          case BPF_ADD:
+            a += operand;
+            break;
+          case BPF_SUB:
+            a -= operand;
+            break;
+          case BPF_MUL:
+            a *= operand;
+            break;
           case BPF_DIV:
             if (operand == 0) return fail(pc, "division by zero");
             a /= operand;
@@ -100,9 +107,15 @@ RunResult RunSeccomp(const std::vector<sock_filter>& program, const seccomp_data
             if (operand == 0) return fail(pc, "modulo by zero");
             a %= operand;
             break;
-          case BPF_AND: a &= operand; break;
-          case BPF_OR: a |= operand; break;
-          case BPF_XOR: a ^= operand; break;
+          case BPF_AND:
+            a &= operand;
+            break;
+          case BPF_OR:
+            a |= operand;
+            break;
+          case BPF_XOR:
+            a ^= operand;
+            break;
           case BPF_LSH:
             if (operand >= 32) return fail(pc, "shift out of range");
             a <<= operand;
@@ -130,10 +143,18 @@ RunResult RunSeccomp(const std::vector<sock_filter>& program, const seccomp_data
           const uint32_t operand = BPF_SRC(code) == BPF_X ? x : k;
           bool taken;
           switch (BPF_OP(code)) {
-            case BPF_JEQ: taken = a == operand; break;
-            case BPF_JGT: taken = a > operand; break;
-            case BPF_JGE: taken = a >= operand; break;
-            case BPF_JSET: taken = (a & operand) != 0; break;
+            case BPF_JEQ:
+              taken = a == operand;
+              break;
+            case BPF_JGT:
+              taken = a > operand;
+              break;
+            case BPF_JGE:
+              taken = a >= operand;
+              break;
+            case BPF_JSET:
+              taken = (a & operand) != 0;
+              break;
             default:
               return fail(pc, "unknown jump");
           }
@@ -199,14 +220,22 @@ seccomp_data Call(int nr, uint64_t ip, std::initializer_list<uint64_t> args = {}
 
 std::string ActionName(uint32_t action) {
   switch (action & SECCOMP_RET_ACTION_FULL) {
-    case SECCOMP_RET_KILL_PROCESS: return "KILL_PROCESS";
-    case SECCOMP_RET_KILL_THREAD: return "KILL_THREAD";
-    case SECCOMP_RET_TRAP: return "TRAP";
-    case SECCOMP_RET_ERRNO: return "ERRNO";
-    case SECCOMP_RET_TRACE: return "TRACE";
-    case SECCOMP_RET_LOG: return "LOG";
-    case SECCOMP_RET_ALLOW: return "ALLOW";
-    default: return "unknown";
+    case SECCOMP_RET_KILL_PROCESS:
+      return "KILL_PROCESS";
+    case SECCOMP_RET_KILL_THREAD:
+      return "KILL_THREAD";
+    case SECCOMP_RET_TRAP:
+      return "TRAP";
+    case SECCOMP_RET_ERRNO:
+      return "ERRNO";
+    case SECCOMP_RET_TRACE:
+      return "TRACE";
+    case SECCOMP_RET_LOG:
+      return "LOG";
+    case SECCOMP_RET_ALLOW:
+      return "ALLOW";
+    default:
+      return "unknown";
   }
 }
 
@@ -257,18 +286,16 @@ TEST_F(SeccompProgramTest, InterpreterRejectsUnknownOpcodes) {
 
 TEST_F(SeccompProgramTest, GuestCallsTrap) {
   const uint64_t guest_ips[] = {
-      0x401000,          // a non-PIE guest
-      0x7f0000001000,    // a shared library
-      0x7e0000000fff,    // one byte below the stub's text
-      kTextEnd,          // the first byte past it
+      0x401000,        // a non-PIE guest
+      0x7f0000001000,  // a shared library
+      0x7e0000000fff,  // one byte below the stub's text
+      kTextEnd,        // the first byte past it
       0x7e0000005001,
-      0x7d0000002000,    // the stub IP's low 32 bits in another 4 GiB window
-      0x7f0000002000,
-      0x0000000000002000,
-      0xffffffff00002000,
+      0x7d0000002000,  // the stub IP's low 32 bits in another 4 GiB window
+      0x7f0000002000, 0x0000000000002000, 0xffffffff00002000,
   };
-  const int calls[] = {SYS_getppid, SYS_read,   SYS_execve, SYS_ptrace,
-                       SYS_reboot,  SYS_close,  SYS_dup2,   SYS_execveat};
+  const int calls[] = {SYS_getppid, SYS_read,  SYS_execve, SYS_ptrace,
+                       SYS_reboot,  SYS_close, SYS_dup2,   SYS_execveat};
   for (uint64_t ip : guest_ips) {
     for (int nr : calls) {
       SCOPED_TRACE(testing::Message() << "ip 0x" << std::hex << ip << std::dec << " nr " << nr);
@@ -311,21 +338,20 @@ TEST_F(SeccompProgramTest, StubMayOnlyExecItself) {
   EXPECT_EQ(Run(Call(SYS_execveat, kStubIp, {kStubFd, kEmptyPath, 0x1000, 0x2000, kAtEmptyPath})),
             "ALLOW");
   // Another fd, including one whose low 32 bits are the stub's.
-  EXPECT_EQ(Run(Call(SYS_execveat, kStubIp, {3, kEmptyPath, 0, 0, kAtEmptyPath})),
-            "KILL_PROCESS");
+  EXPECT_EQ(Run(Call(SYS_execveat, kStubIp, {3, kEmptyPath, 0, 0, kAtEmptyPath})), "KILL_PROCESS");
   EXPECT_EQ(Run(Call(SYS_execveat, kStubIp, {kSharedFd, kEmptyPath, 0, 0, kAtEmptyPath})),
             "KILL_PROCESS");
-  EXPECT_EQ(Run(Call(SYS_execveat, kStubIp,
-                     {(1ull << 32) | kStubFd, kEmptyPath, 0, 0, kAtEmptyPath})),
-            "KILL_PROCESS");
+  EXPECT_EQ(
+      Run(Call(SYS_execveat, kStubIp, {(1ull << 32) | kStubFd, kEmptyPath, 0, 0, kAtEmptyPath})),
+      "KILL_PROCESS");
   // Another path pointer.
   EXPECT_EQ(Run(Call(SYS_execveat, kStubIp, {kStubFd, kEmptyPath + 1, 0, 0, kAtEmptyPath})),
             "KILL_PROCESS");
   EXPECT_EQ(Run(Call(SYS_execveat, kStubIp, {kStubFd, 0x401000, 0, 0, kAtEmptyPath})),
             "KILL_PROCESS");
-  EXPECT_EQ(Run(Call(SYS_execveat, kStubIp,
-                     {kStubFd, kEmptyPath | (1ull << 48), 0, 0, kAtEmptyPath})),
-            "KILL_PROCESS");
+  EXPECT_EQ(
+      Run(Call(SYS_execveat, kStubIp, {kStubFd, kEmptyPath | (1ull << 48), 0, 0, kAtEmptyPath})),
+      "KILL_PROCESS");
   // Other flags.
   EXPECT_EQ(Run(Call(SYS_execveat, kStubIp, {kStubFd, kEmptyPath, 0, 0, 0})), "KILL_PROCESS");
   EXPECT_EQ(Run(Call(SYS_execveat, kStubIp, {kStubFd, kEmptyPath, 0, 0, kAtEmptyPath | 0x100})),
@@ -359,8 +385,7 @@ TEST_F(SeccompProgramTest, StubMayNotDupOntoReservedFds) {
 
 TEST_F(SeccompProgramTest, StubMayNotCloseRangesOverReservedFds) {
   EXPECT_EQ(Run(Call(SYS_close_range, kStubIp, {3, 0xffffffffu, 0})), "KILL_PROCESS");
-  EXPECT_EQ(Run(Call(SYS_close_range, kStubIp, {0, 0xffffffffu, 4 /* CLOEXEC */})),
-            "KILL_PROCESS");
+  EXPECT_EQ(Run(Call(SYS_close_range, kStubIp, {0, 0xffffffffu, 4 /* CLOEXEC */})), "KILL_PROCESS");
   EXPECT_EQ(Run(Call(SYS_close_range, kStubIp, {kStubFd, kStubFd, 0})), "KILL_PROCESS");
   EXPECT_EQ(Run(Call(SYS_close_range, kStubIp, {kLastReservedFd, 2000, 0})), "KILL_PROCESS");
   EXPECT_EQ(Run(Call(SYS_close_range, kStubIp, {3, kFirstReservedFd, 0})), "KILL_PROCESS");

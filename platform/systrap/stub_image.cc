@@ -62,7 +62,8 @@ std::expected<StubLayout, std::string> ParseStubLayout(std::span<const uint8_t> 
       Elf64_Sym sym;
       std::memcpy(&sym, image.data() + sh.sh_offset + off, sizeof(sym));
       if (sym.st_name >= strtab.sh_size) continue;
-      const char* name = reinterpret_cast<const char*>(image.data() + strtab.sh_offset + sym.st_name);
+      const char* name =
+          reinterpret_cast<const char*>(image.data() + strtab.sh_offset + sym.st_name);
       size_t max = strtab.sh_size - sym.st_name;
       if (strnlen(name, max) < max && std::strcmp(name, "kStubEmptyPath") == 0) {
         layout.empty_path = sym.st_value;

@@ -103,8 +103,9 @@ long LoadElf(int fd, LoadedElf* out) {
     }
     uint64_t anon_start = p.p_filesz ? PageUp(file_end) : start;
     if (mem_end > anon_start) {
-      long m = Sys(__NR_mmap, static_cast<long>(anon_start), static_cast<long>(mem_end - anon_start),
-                   prot, MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0);
+      long m =
+          Sys(__NR_mmap, static_cast<long>(anon_start), static_cast<long>(mem_end - anon_start),
+              prot, MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0);
       if (m < 0) return m;
     }
   }

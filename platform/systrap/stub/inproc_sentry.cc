@@ -54,10 +54,10 @@ void RunJob(Job* job) {
     return;
   }
   char line[512];
-  TraceCall call = {job->slot->tid, f.nr, f.args, {f.strings[0], f.strings[1]},
-                    systrap::kTraceString};
-  size_t n = FormatTraceLine(line, sizeof(line), call, job->has_result, job->result,
-                             job->annotation);
+  TraceCall call = {
+      job->slot->tid, f.nr, f.args, {f.strings[0], f.strings[1]}, systrap::kTraceString};
+  size_t n =
+      FormatTraceLine(line, sizeof(line), call, job->has_result, job->result, job->annotation);
   WriteAll(systrap::kTraceFd, line, n);
 }
 
@@ -72,9 +72,9 @@ void RunOnFiber(Job* job) {
   uint32_t index = SlotIndex(job->slot);
   void*& fiber = g_fibers[index][job->depth];
   if (!fiber) {
-    char* stack = reinterpret_cast<char*>(systrap::kFiberBase) +
-                  (static_cast<uint64_t>(index) * kMaxDepth + job->depth + 1) *
-                      systrap::kFiberStackSize;
+    char* stack =
+        reinterpret_cast<char*>(systrap::kFiberBase) +
+        (static_cast<uint64_t>(index) * kMaxDepth + job->depth + 1) * systrap::kFiberStackSize;
     fiber = make_fcontext(stack, systrap::kFiberStackSize, &FiberMain);
   }
   Transfer t = jump_fcontext(fiber, job);
@@ -85,10 +85,10 @@ void RunOnFiber(Job* job) {
 
 void InprocInit() {
   long r = Sys(__NR_mmap, static_cast<long>(systrap::kFiberBase),
-               static_cast<long>(systrap::kFiberRegionSize),
-               PROT_READ | PROT_WRITE,
+               static_cast<long>(systrap::kFiberRegionSize), PROT_READ | PROT_WRITE,
                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
-  if (r < 0 && r != -17 /* EEXIST: inherited across fork */) Fatal("cannot map fiber stacks", nullptr, r);
+  if (r < 0 && r != -17 /* EEXIST: inherited across fork */)
+    Fatal("cannot map fiber stacks", nullptr, r);
 }
 
 void InprocResetSlot(uint32_t slot_index) {

@@ -223,7 +223,8 @@ long DoExec(uint64_t nr, const uint64_t* a) {
     // "#!interp [arg]"
     char* line = lines[depth];
     long len = 0;
-    for (long i = 2; i < n && head[i] != '\n' && len < 255; ++i) line[len++] = static_cast<char>(head[i]);
+    for (long i = 2; i < n && head[i] != '\n' && len < 255; ++i)
+      line[len++] = static_cast<char>(head[i]);
     line[len] = 0;
     char* p = line;
     while (*p == ' ' || *p == '\t') ++p;
@@ -295,13 +296,14 @@ extern "C" [[noreturn]] void StubCloneChildOnNewStack(CloneChild* child) {
   Slot* slot = ClaimSlot();
   (void)slot;
   const KUcontext* src = child->parent_uc;
-  uint32_t fpsize = src->mc.fpstate ? FpstateSize(reinterpret_cast<const void*>(src->mc.fpstate)) : 0;
+  uint32_t fpsize =
+      src->mc.fpstate ? FpstateSize(reinterpret_cast<const void*>(src->mc.fpstate)) : 0;
   auto* raw = static_cast<char*>(__builtin_alloca(sizeof(KUcontext) + fpsize + 128));
   auto* uc = reinterpret_cast<KUcontext*>((reinterpret_cast<uint64_t>(raw) + 63) & ~63ull);
   *uc = *src;
   if (fpsize) {
-    char* fp = reinterpret_cast<char*>(
-        (reinterpret_cast<uint64_t>(uc) + sizeof(KUcontext) + 63) & ~63ull);
+    char* fp =
+        reinterpret_cast<char*>((reinterpret_cast<uint64_t>(uc) + sizeof(KUcontext) + 63) & ~63ull);
     memcpy(fp, reinterpret_cast<const void*>(src->mc.fpstate), fpsize);
     uc->mc.fpstate = reinterpret_cast<uint64_t>(fp);
   }

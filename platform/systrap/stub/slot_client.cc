@@ -63,9 +63,8 @@ void InitSlot(Slot* slot) {
 
 void NoteHighWater(Header* h, uint32_t index) {
   uint32_t cur = Load(h->slots_high);
-  while (cur < index + 1 &&
-         !__atomic_compare_exchange_n(&h->slots_high, &cur, index + 1, false, __ATOMIC_ACQ_REL,
-                                      __ATOMIC_ACQUIRE)) {
+  while (cur < index + 1 && !__atomic_compare_exchange_n(&h->slots_high, &cur, index + 1, false,
+                                                         __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
   }
 }
 

@@ -55,8 +55,9 @@ void ProtectStub() {
     uint64_t start = ph[i].p_vaddr & ~4095ull;
     uint64_t len = ((ph[i].p_vaddr + ph[i].p_filesz + 4095) & ~4095ull) - start;
     int prot = PROT_READ | ((ph[i].p_flags & PF_X) ? PROT_EXEC : 0);
-    long r = Sys(__NR_mmap, static_cast<long>(start), static_cast<long>(len), prot,
-                 MAP_SHARED | MAP_FIXED, systrap::kStubFd, static_cast<long>(ph[i].p_offset & ~4095ull));
+    long r =
+        Sys(__NR_mmap, static_cast<long>(start), static_cast<long>(len), prot,
+            MAP_SHARED | MAP_FIXED, systrap::kStubFd, static_cast<long>(ph[i].p_offset & ~4095ull));
     if (r < 0) Fatal("cannot re-map the stub from fd 1021", nullptr, r);
   }
   uint64_t stub_end = (reinterpret_cast<uint64_t>(_end) + 4095) & ~4095ull;
@@ -123,13 +124,26 @@ uint64_t AuxValue(const uint64_t* auxv, uint64_t key) {
   for (long i = 0; i < auxc; ++i) {
     uint64_t key = auxv[2 * i], value = auxv[2 * i + 1];
     switch (key) {
-      case AT_PHDR: value = exe.phdr; break;
-      case AT_PHENT: value = sizeof(Elf64_Phdr); break;
-      case AT_PHNUM: value = exe.phnum; break;
-      case AT_BASE: value = interp ? interp->bias : 0; break;
-      case AT_ENTRY: value = exe.entry; break;
-      case AT_EXECFN: value = reinterpret_cast<uint64_t>(execfn); break;
-      default: break;
+      case AT_PHDR:
+        value = exe.phdr;
+        break;
+      case AT_PHENT:
+        value = sizeof(Elf64_Phdr);
+        break;
+      case AT_PHNUM:
+        value = exe.phnum;
+        break;
+      case AT_BASE:
+        value = interp ? interp->bias : 0;
+        break;
+      case AT_ENTRY:
+        value = exe.entry;
+        break;
+      case AT_EXECFN:
+        value = reinterpret_cast<uint64_t>(execfn);
+        break;
+      default:
+        break;
     }
     *w++ = key;
     *w++ = value;
@@ -155,7 +169,8 @@ bool ReadMmFields(uint64_t* out /* 52 entries, indexed by 1-based field number *
     while (i < n && buf[i] == ' ') ++i;
     ++field;
     uint64_t v = 0;
-    while (i < n && buf[i] >= '0' && buf[i] <= '9') v = v * 10 + static_cast<uint64_t>(buf[i++] - '0');
+    while (i < n && buf[i] >= '0' && buf[i] <= '9')
+      v = v * 10 + static_cast<uint64_t>(buf[i++] - '0');
     while (i < n && buf[i] != ' ') ++i;
     out[field] = v;
   }

@@ -10,8 +10,8 @@ extern "C" {
 // The compiler may emit calls to these for struct copies; keep them out of the loop
 // idiom recognizer so they do not call themselves.
 __attribute__((optimize("no-tree-loop-distribute-patterns"))) void* memcpy(void* dst,
-                                                                            const void* src,
-                                                                            size_t n) {
+                                                                           const void* src,
+                                                                           size_t n) {
   auto* d = static_cast<unsigned char*>(dst);
   auto* s = static_cast<const unsigned char*>(src);
   while (n--) *d++ = *s++;
@@ -19,8 +19,8 @@ __attribute__((optimize("no-tree-loop-distribute-patterns"))) void* memcpy(void*
 }
 
 __attribute__((optimize("no-tree-loop-distribute-patterns"))) void* memmove(void* dst,
-                                                                             const void* src,
-                                                                             size_t n) {
+                                                                            const void* src,
+                                                                            size_t n) {
   auto* d = static_cast<unsigned char*>(dst);
   auto* s = static_cast<const unsigned char*>(src);
   if (d < s) {
@@ -32,7 +32,7 @@ __attribute__((optimize("no-tree-loop-distribute-patterns"))) void* memmove(void
 }
 
 __attribute__((optimize("no-tree-loop-distribute-patterns"))) void* memset(void* dst, int c,
-                                                                            size_t n) {
+                                                                           size_t n) {
   auto* d = static_cast<unsigned char*>(dst);
   while (n--) *d++ = static_cast<unsigned char>(c);
   return dst;
