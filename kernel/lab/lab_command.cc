@@ -69,7 +69,7 @@ std::string Cell(const bench::BenchRow* row, const char* fmt = "%.0f") {
 void PrintSummary(const std::vector<bench::BenchRun>& runs) {
   printf(
       "\n| variant | run | depth 0 | depth 1 | depth 8 | depth 32 | slope ns/level (95%% CI) | "
-      "1 vCPU traps/s | 2 vCPUs traps/s per proc | checks |\n");
+      "contention, 1 task (traps/s) | 2 tasks (per process) | checks |\n");
   printf("| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |\n");
   for (const auto& run : runs) {
     std::vector<double> xs, ys;
