@@ -141,7 +141,7 @@ class BenchRunner {
         {"systrap-futex", "systrap", "native", {"--spin=0"}, -1},
         {"systrap-1cpu", "systrap", "native", {"--spin=0"}, 0},
     };
-    for (const std::string& subject : {"getppid", "read4k", "openat-close"}) {
+    for (const std::string subject : {"getppid", "read4k", "openat-close"}) {
       if (!o_.subjects.count(subject)) continue;
       long calls = o_.quick ? (subject == "getppid" ? 20000 : 10000) : 200000;
       for (const Rung& rung : rungs) {
@@ -205,7 +205,7 @@ class BenchRunner {
   void AddContention() {
     double seconds = o_.quick ? 0.25 : 1.0;
     for (int tasks = 1; tasks <= max_tasks_; ++tasks) {
-      for (const std::string& mode : {"same-ns", "sibling-ns", "distinct-uid"}) {
+      for (const std::string mode : {"same-ns", "sibling-ns", "distinct-uid"}) {
         if (mode == std::string("distinct-uid") && geteuid() != 0) {
           Note("contention distinct-uid skipped: needs root");
           continue;
@@ -230,7 +230,7 @@ class BenchRunner {
     double seconds = o_.quick ? 0.2 : 1.0;
     for (const std::string& name : SeedWorkloadNames()) {
       for (int tasks = 1; tasks <= max_tasks_; ++tasks) {
-        for (const std::string& platform : {"native", "inproc", "systrap"}) {
+        for (const std::string platform : {"native", "inproc", "systrap"}) {
           auto argv = Workload({"seed", name, std::to_string(tasks), Seconds(seconds)});
           if (platform != std::string("native")) argv = UnderSnare(platform, {}, argv);
           Step step;

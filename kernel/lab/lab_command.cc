@@ -170,7 +170,9 @@ int Run(const LabOptions& o, const std::string& command_line) {
     return 1;
   }
   bool kvm = o.kvm && KvmWorks(builds[variants[0]].bzimage, initrd);
-  Progress(kvm ? "KVM boots a lab kernel: using it" : "KVM unavailable or hangs: using TCG");
+  Progress(kvm    ? "KVM boots a lab kernel: using it"
+           : o.kvm ? "KVM unavailable or hangs (20 s probe): using TCG"
+                   : "KVM not tried (--no-kvm): using TCG");
 
   const bool smoke = o.action == "smoke";
   const long traps = smoke || o.quick ? 100000 : 1000000;
