@@ -14,7 +14,7 @@ namespace {
 
 std::vector<std::string> QemuCommand(const BootOptions& o) {
   std::vector<std::string> argv = {
-      "qemu-system-x86_64",  "-nographic", "-no-reboot", "-m", "512", "-smp",
+      "qemu-system-x86_64",  "-nographic", "-no-reboot", "-nic", "none", "-m", "512", "-smp",
       std::to_string(o.cpus)};
   switch (o.accel) {
     case Accel::kKvm:
