@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <linux/sched.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -82,8 +83,13 @@ void KillRemainingChildren() {
 }
 
 [[noreturn]] void InitMain(const LaunchSpec& spec, bool own_ns, std::vector<const char*>& argv,
-                           char* fd_str) {
+                           char* fd_str, int lifeline) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // The sentry may have died before the line above: then no signal will come, but the
+  // lifeline pipe, whose write end only the sentry holds, has already hung up.
+  pollfd alive = {lifeline, 0, 0};
+  if (poll(&alive, 1, 0) > 0 && (alive.revents & (POLLHUP | POLLERR))) _exit(128 + SIGKILL);
+  close(lifeline);
   if (!own_ns) prctl(PR_SET_CHILD_SUBREAPER, 1);
   pid_t guest = fork();
   if (guest < 0) {
@@ -137,6 +143,11 @@ std::expected<LaunchedGuest, std::string> LaunchGuest(const LaunchSpec& spec) {
   for (const auto& a : spec.argv) argv.push_back(a.c_str());
   argv.push_back(nullptr);
 
+  // The sentry keeps the write end for its whole life (close-on-exec, never written).
+  int lifeline[2];
+  if (pipe2(lifeline, O_CLOEXEC) != 0) {
+    return std::unexpected(std::string("pipe: ") + strerror(errno));
+  }
   fflush(nullptr);
   LaunchedGuest launched;
   // A new pid namespace: its init dies with the sentry (PR_SET_PDEATHSIG) and the kernel
@@ -144,8 +155,17 @@ std::expected<LaunchedGuest, std::string> LaunchGuest(const LaunchSpec& spec) {
   long pid = syscall(SYS_clone, CLONE_NEWPID | SIGCHLD, nullptr, nullptr, nullptr, nullptr);
   launched.own_pid_namespace = pid >= 0;
   if (pid < 0 && (errno == EPERM || errno == EINVAL || errno == ENOSPC)) pid = fork();
-  if (pid < 0) return std::unexpected(std::string("fork: ") + strerror(errno));
-  if (pid == 0) InitMain(spec, launched.own_pid_namespace, argv, fd_str);
+  if (pid < 0) {
+    int err = errno;
+    close(lifeline[0]);
+    close(lifeline[1]);
+    return std::unexpected(std::string("fork: ") + strerror(err));
+  }
+  if (pid == 0) {
+    close(lifeline[1]);
+    InitMain(spec, launched.own_pid_namespace, argv, fd_str, lifeline[0]);
+  }
+  close(lifeline[0]);
   launched.init_pid = static_cast<pid_t>(pid);
   return launched;
 }

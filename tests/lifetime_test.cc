@@ -26,7 +26,8 @@ using Clock = std::chrono::steady_clock;
 std::vector<ProcessInfo> Sleepers(const std::string& marker) {
   std::vector<ProcessInfo> out;
   for (ProcessInfo& p : ProcessesWithEnv(marker)) {
-    if (p.cmdline.find("sleep") != std::string::npos) out.push_back(std::move(p));
+    // The guest's sleeps themselves, not snare (whose command line also names them).
+    if (p.cmdline.rfind("sleep ", 0) == 0) out.push_back(std::move(p));
   }
   return out;
 }
@@ -66,6 +67,27 @@ class LifetimeTest : public ::testing::TestWithParam<std::string> {
   std::string snare_;
   std::string marker_;
 };
+
+// SIGKILL at any moment of the launch, even before the guest's init has asked to die with
+// snare (PR_SET_PDEATHSIG), leaves nothing behind.
+TEST_P(LifetimeTest, SigkillDuringLaunchLeavesNothing) {
+  std::vector<std::string> argv = SnareArgv("sleep 300 & sleep 300 & wait");
+  SCOPED_TRACE(Repro(argv) + " and kill -9 snare at once");
+  for (int delay_us = 0; delay_us <= 20000; delay_us += 1000) {
+    Subprocess snare;
+    RunOptions options;
+    options.extra_env = {marker_};
+    options.timeout = seconds(60);
+    options.drain_after_exit = milliseconds(200);
+    ASSERT_TRUE(snare.Start(argv, options));
+    std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
+    ASSERT_EQ(kill(snare.pid(), SIGKILL), 0);
+    snare.Wait();
+    std::vector<ProcessInfo> left = WaitUntilGone(marker_, seconds(5));
+    ASSERT_TRUE(left.empty()) << "killed " << delay_us << " us after the start, these survived:\n"
+                              << DescribeProcesses(left);
+  }
+}
 
 TEST_P(LifetimeTest, SigkillOfSnareTakesTheGuestsDown) {
   std::vector<std::string> argv = SnareArgv("sleep 300 & sleep 300 & wait");
