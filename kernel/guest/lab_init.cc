@@ -17,6 +17,7 @@
 
 #include "kernel/guest/child_runner.h"
 #include "kernel/guest/cpu_set.h"
+#include "kernel/guest/file_text.h"
 #include "kernel/guest/lab_benches.h"
 #include "kernel/guest/lab_checks.h"
 #include "kernel/guest/lab_output.h"
@@ -39,21 +40,6 @@ class CheckTally {
   int passed_ = 0;
   int failed_ = 0;
 };
-
-std::string ReadFileText(const char* path) {
-  std::string text;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return text;
-  char buf[4096];
-  for (;;) {
-    ssize_t n = read(fd, buf, sizeof(buf));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    text.append(buf, static_cast<size_t>(n));
-  }
-  close(fd);
-  return text;
-}
 
 // Mounts /proc and /dev and makes sure fds 0-2 are the console. Returns what went
 // wrong, for the console once there is one.
@@ -112,8 +98,8 @@ int Run(int argc, char** argv) {
   const bool pid1 = getpid() == 1;
   std::string setup_problems;
   if (pid1) setup_problems = SetUpAsInit();
-  Settings settings =
-      pid1 ? ParseKernelCommandLine(ReadFileText("/proc/cmdline")) : ParseArguments(argc, argv);
+  Settings settings = pid1 ? ParseKernelCommandLine(ReadFileText("/proc/cmdline").value_or(""))
+                           : ParseArguments(argc, argv);
   if (!pid1 && !settings.errors.empty()) {
     for (const std::string& error : settings.errors) WriteNote(error);
     WriteNote(

@@ -9,20 +9,14 @@
 #include <cstring>
 #include <string_view>
 
+#include "kernel/guest/file_text.h"
+
 namespace snare::lab {
 
 std::expected<SigQueueCount, std::string> ReadSigQueueCount() {
-  int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::unexpected(std::string("open /proc/self/status: ") + strerror(errno));
-  std::string text;
-  char buf[4096];
-  for (;;) {
-    ssize_t n = read(fd, buf, sizeof(buf));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    text.append(buf, static_cast<size_t>(n));
-  }
-  close(fd);
+  auto status = ReadFileText("/proc/self/status");
+  if (!status) return std::unexpected(status.error());
+  const std::string& text = *status;
   size_t at = text.find("\nSigQ:");
   if (at == std::string::npos) return std::unexpected(std::string("no SigQ line in status"));
   const char* p = text.c_str() + at + 6;
