@@ -1,8 +1,15 @@
-// `snare bench` command line.
+// What `snare bench` measures (parsed by cmd/bench_command.cc).
+//
+//   ladder      one syscall per rung: native, filter-allow, filter-errno, signal-floor,
+//               inproc, systrap, systrap-futex, systrap-1cpu
+//   depth       the signal floor at user-namespace depth 0..max-depth
+//   contention  1..max-tasks trapping processes: same-ns, sibling-ns, distinct-uid
+//   workloads   the seed threads' benchmarks natively and under both platforms
+//   peers       runsc --platform=ptrace, proot and strace -f beside snare
+//   memory      the sentry's memory per guest thread
 #ifndef SNARE_BENCH_BENCH_OPTIONS_H_
 #define SNARE_BENCH_BENCH_OPTIONS_H_
 
-#include <expected>
 #include <set>
 #include <string>
 #include <vector>
@@ -22,19 +29,8 @@ struct BenchOptions {
   bool json = false;
 };
 
-inline constexpr const char* kBenchUsage =
-    "usage: snare bench [--quick] [--db=PATH] [--suites=LIST] [--rungs=LIST] [--syscalls=LIST]\n"
-    "                   [--max-depth=N] [--depth-step=N] [--max-tasks=N] [--reps=N] [--json]\n"
-    "  suites:   ladder, depth, contention, workloads, peers, memory (default: all)\n"
-    "  rungs:    native, filter-allow, filter-errno, signal-floor, inproc, systrap,\n"
-    "            systrap-futex, systrap-1cpu (default: all)\n"
-    "  syscalls: getppid, read4k, openat-close (default: all)\n"
-    "  --quick:  fewer repetitions and points; under a minute on 2 cores\n";
-
 const std::vector<std::string>& SuiteNames();
 const std::vector<std::string>& RungNames();
-
-std::expected<BenchOptions, std::string> ParseBenchOptions(const std::vector<std::string>& args);
 
 }  // namespace snare::bench
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/bench_result.h"
+#include "results/bench_result.h"
 
 namespace snare::bench {
 
@@ -23,14 +23,14 @@ namespace snare::bench {
 //   workload:   | workload | tasks | native | inproc | systrap | systrap/native |.
 //   peer:       | subject | native | snare systrap | runsc-ptrace | proot | strace -f |
 //               peer/snare ratios |.
-std::string RenderMarkdown(const BenchRun& run);
+std::string RenderMarkdown(const results::BenchRun& run);
 
 // The whole run, rows and samples included, as a JSON object (non-finite numbers as null).
-std::string RenderJson(const BenchRun& run);
+std::string RenderJson(const results::BenchRun& run);
 
 // One table over every measured point (suite, name, platform, params) of either run:
 // | suite | point | A | B | B/A |, with a blank cell where a run lacks the point.
-std::string RenderComparison(const BenchRun& a, const BenchRun& b);
+std::string RenderComparison(const results::BenchRun& a, const results::BenchRun& b);
 
 // Writes plots of the suites present into `dir` (created if missing): ladder.FORMAT (ns/call
 // per rung, log scale, one bar per syscall), depth.FORMAT (points and the fitted line),
@@ -39,7 +39,7 @@ std::string RenderComparison(const BenchRun& a, const BenchRun& b);
 // so that it can be re-rendered by hand. Every file is written atomically (temporary file,
 // then rename). Returns the paths written, each plot's image after its data and script;
 // empty when the run has none of these suites. Fails when gnuplot is not on PATH.
-std::expected<std::vector<std::string>, std::string> RenderPlots(const BenchRun& run,
+std::expected<std::vector<std::string>, std::string> RenderPlots(const results::BenchRun& run,
                                                                  const std::string& dir,
                                                                  const std::string& format);
 

@@ -15,6 +15,9 @@
 namespace snare::bench {
 namespace {
 
+using results::BenchRow;
+using results::BenchRun;
+
 namespace fs = std::filesystem;
 
 // A run shaped like the measurements in shared/notes/measured-here.md.

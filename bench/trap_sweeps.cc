@@ -17,7 +17,7 @@
 #include <cstring>
 
 #include "bench/trap_filter.h"
-#include "sentry/monotonic_clock.h"
+#include "util/monotonic_clock.h"
 
 namespace snare::bench {
 namespace {
@@ -26,9 +26,9 @@ double TrapNs(long calls) {
   for (long i = 0; i < calls / 10; ++i) syscall(SYS_getppid);
   double best[3];
   for (double& b : best) {
-    double t0 = static_cast<double>(MonotonicNs());
+    double t0 = static_cast<double>(util::MonotonicNs());
     for (long i = 0; i < calls; ++i) syscall(SYS_getppid);
-    b = (static_cast<double>(MonotonicNs()) - t0) / static_cast<double>(calls);
+    b = (static_cast<double>(util::MonotonicNs()) - t0) / static_cast<double>(calls);
   }
   std::sort(best, best + 3);
   return best[1];
@@ -169,11 +169,11 @@ std::expected<std::vector<double>, std::string> RunContention(ContentionMode mod
       if (!ok) _exit(1);
       (void)!read(go[0], &c, 1);
       long count = 0;
-      double t0 = static_cast<double>(MonotonicNs()), end = t0 + seconds * 1e9, now = t0;
+      double t0 = static_cast<double>(util::MonotonicNs()), end = t0 + seconds * 1e9, now = t0;
       while (now < end) {
         for (int k = 0; k < 256; ++k) syscall(SYS_getppid);
         count += 256;
-        now = static_cast<double>(MonotonicNs());
+        now = static_cast<double>(util::MonotonicNs());
       }
       shared[i] = static_cast<double>(count) / ((now - t0) / 1e9);
       _exit(0);

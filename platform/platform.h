@@ -1,27 +1,48 @@
-// How a guest's syscalls reach the sentry. One interface; one subfolder per mechanism,
-// chosen by name (platform_registry.h).
+// How a guest's syscalls reach the sentry: interfaces only. One subfolder per mechanism
+// implements them (systrap/, inproc/); registry/ picks one by name.
 //
-// Threading: a Context belongs to one sentry Task and is only used from that Task's fiber.
+//   Platform  makes a Machine for one sandbox;
+//   Machine   says how to start a guest under it, which guest threads trapped, and how
+//             many calls it counted; it makes one Context per guest thread;
+//   Context   is one guest thread as the sentry's Task sees it: Switch() answers the last
+//             request and waits for the next.
+//
+// Threading: a Machine's methods are called from the sentry's dispatcher thread, except
+// Wake(), which any thread may call. A Context is only used from its Task's fiber.
 #ifndef SNARE_PLATFORM_PLATFORM_H_
 #define SNARE_PLATFORM_PLATFORM_H_
 
-#include <cstdint>
-#include <memory>
-#include <string_view>
+#include <sys/types.h>
 
-#include "platform/systrap/shared_region.h"
+#include <cstdint>
+#include <expected>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "abi/syscall_table.h"
+#include "policy/evaluator.h"
+#include "policy/policy_table.h"
+#include "policy/verdict.h"
+#include "trace/trace_line.h"
 
 namespace snare::platform {
 
-// A trapped syscall, copied out of shared memory (values are the guest's: untrusted).
+// Nested traps one guest thread can have (a guest signal handler trapping inside a trap).
+inline constexpr uint32_t kMaxTrapDepth = 8;
+
+// A trapped syscall, copied out of the platform's memory (values are the guest's: untrusted).
 struct SyscallRequest {
   int32_t tid = 0;
-  uint32_t depth = 0;  // nesting level (a guest signal handler trapping inside a trap)
+  uint32_t depth = 0;  // nesting level, below kMaxTrapDepth
   uint64_t seq = 0;
   uint64_t nr = 0;
   uint64_t args[6] = {};
   uint64_t rip = 0;
-  char strings[2][systrap::kTraceString] = {};  // path-argument prefixes (only with --trace)
+  char strings[2][trace::kPathPrefixBytes] = {};  // path-argument prefixes (only with --trace)
 };
 
 // What Context::Switch() returns.
@@ -35,36 +56,93 @@ struct Event {
   SyscallRequest syscall;
 };
 
-// The sentry's answer to a request.
-struct Reply {
-  enum Kind : uint8_t { kPassthrough, kReturn, kKill } kind = kPassthrough;
-  int64_t value = 0;          // kReturn
-  uint64_t copyout_addr = 0;  // kReturn: bytes the stub stores in guest memory first
-  uint32_t copyout_len = 0;
-  const uint8_t* copyout = nullptr;
-};
-
 // One guest thread as the sentry sees it.
 class Context {
  public:
   virtual ~Context() = default;
   // Answers the request the previous Switch() returned (reply is null on the first call),
-  // then suspends the calling Task until the guest thread traps again or is gone.
-  virtual Event Switch(const Reply* reply) = 0;
+  // then suspends the calling Task until the guest thread traps again or is gone. A reply
+  // is kPassthrough, kReturn or kKill; its copy-out bytes are copied before Switch returns.
+  virtual Event Switch(const policy::Verdict* reply) = 0;
   // Whether the last passthrough at `depth` with sequence `seq` has finished, and its result
   // (the stub reports it after executing the call; for --trace).
   virtual bool Completed(uint32_t depth, uint64_t seq, int64_t* result) const = 0;
+};
+
+// A guest thread with a pending trap: which one, and which of its lives (a thread id is
+// reused once its thread is gone).
+struct TrapSource {
+  uint32_t thread = 0;
+  uint64_t generation = 0;
+};
+
+// How the launcher starts the guest's first program under a Machine, in the guest process
+// after the sandbox is set up: dup each `fds` source onto its target, open the program as
+// PROGRAM_FD, then execveat(exec_fd, "", argv, envp, AT_EMPTY_PATH) with
+//   argv = argv_prefix..., PROGRAM_FD (decimal), PROGRAM_PATH, GUEST_ARGV...
+struct GuestEntry {
+  int exec_fd = -1;
+  std::vector<std::pair<int, int>> fds;  // (fd now, fd in the guest)
+  std::vector<std::string> argv_prefix;
+};
+
+// Per-syscall counters over every guest thread, summed.
+struct SyscallCounters {
+  uint64_t calls = 0;
+  uint64_t errors = 0;
+  uint64_t overhead_ticks = 0;  // TSC ticks in the trap path, excluding the syscall itself
+  uint64_t syscall_ticks = 0;   // TSC ticks executing the passthrough syscall
+};
+
+// The guest threads of one sandbox.
+class Machine {
+ public:
+  virtual ~Machine() = default;
+
+  virtual const GuestEntry& Entry() const = 0;
+  // Guest threads this machine can hold at once (thread ids are below it).
+  virtual uint32_t MaxThreads() const = 0;
+  // False when traps are decided inside the guest (inproc): the sentry only supervises.
+  virtual bool AnswersTraps() const = 0;
+  // `table` with the guards that keep the guest away from this machine's fds and memory.
+  virtual policy::PolicyContext Guarded(const policy::PolicyTable* table) const = 0;
+
+  // Appends the guest threads that trapped since the last call; true when there were any.
+  virtual bool CollectTraps(std::vector<TrapSource>* ready) = 0;
+  // Called when nothing was pending: spins a little or, once the spin budget is spent,
+  // sleeps until a trap, Wake() or a periodic check. Appends the threads found gone; the
+  // caller drops their Tasks, then calls Release() with them.
+  virtual void Idle(std::vector<uint32_t>* gone) = 0;
+  virtual void Release(const std::vector<uint32_t>& gone) = 0;
+  // Ends an Idle() sleep. Thread-safe.
+  virtual void Wake() = 0;
+
+  // The Context of a thread CollectTraps reported; `yield` suspends the calling Task until
+  // the dispatcher resumes it.
+  virtual std::unique_ptr<Context> NewContext(const TrapSource& source,
+                                              std::function<void()> yield) = 0;
+
+  // Without a pid namespace the guest can outlive a killed sentry: guests then check that
+  // `sentry` lives when a reply is late.
+  virtual void WatchSentry(pid_t sentry) = 0;
+
+  // abi::kSyscallLimit entries, indexed by syscall number.
+  virtual std::vector<SyscallCounters> Counters() const = 0;
+};
+
+struct MachineConfig {
+  policy::PolicyTable policy;
+  uint32_t spin_iterations = 2000;  // how long each side spins before sleeping
+  bool trace = false;               // keep path prefixes (and, inproc, write trace lines)
+  int trace_fd = -1;                // inproc: where the guest writes trace lines
 };
 
 class Platform {
  public:
   virtual ~Platform() = default;
   virtual std::string_view Name() const = 0;
-  // The stub's mode for this platform.
-  virtual systrap::Mode StubMode() const = 0;
-  // True when traps are answered by the sentry through Contexts (out of process); false
-  // when the stub answers them inside the guest (the sentry only supervises).
-  virtual bool SentryAnswersTraps() const = 0;
+  virtual std::expected<std::unique_ptr<Machine>, std::string> NewMachine(
+      const MachineConfig& config) const = 0;
 };
 
 }  // namespace snare::platform

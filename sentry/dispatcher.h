@@ -1,5 +1,5 @@
-// The sentry's event loop: finds slots whose guest thread trapped, resumes that thread's
-// Task, sleeps on the doorbell futex when nothing happens, and frees the slots of threads
+// The sentry's event loop: asks the Machine which guest threads trapped, resumes each one's
+// Task, lets the Machine spin or sleep when nothing happens, and drops the Tasks of threads
 // that died.
 #ifndef SNARE_SENTRY_DISPATCHER_H_
 #define SNARE_SENTRY_DISPATCHER_H_
@@ -8,39 +8,34 @@
 #include <memory>
 #include <vector>
 
-#include "platform/systrap/shared_region.h"
+#include "platform/platform.h"
 #include "sentry/syscall_handler.h"
 #include "sentry/task.h"
 
-namespace snare {
+namespace snare::sentry {
 
 class Dispatcher {
  public:
-  // answer_traps: false for inproc, where the dispatcher only frees dead threads' slots.
-  Dispatcher(void* region, SyscallHandler* handler, bool answer_traps);
+  Dispatcher(platform::Machine* machine, SyscallHandler* handler);
 
   // Runs until stop is set and nothing is pending.
   void Run(const std::atomic<bool>& stop);
   // Wakes Run() so it notices stop.
-  void Wake();
+  void Wake() { machine_->Wake(); }
 
   size_t peak_tasks() const { return peak_tasks_; }
 
  private:
-  bool ServeOnce();
-  void Sleep();
-  void Reap(bool all_claimed);
-  void FreeSlot(uint32_t index);
+  void Serve(const platform::TrapSource& source);
+  void Drop(uint32_t thread);
 
-  void* region_;
-  systrap::Header* header_;
+  platform::Machine* machine_;
   SyscallHandler* handler_;
-  bool answer_traps_;
-  std::vector<std::unique_ptr<Task>> tasks_;
+  std::vector<std::unique_ptr<Task>> tasks_;  // by thread id
   size_t live_tasks_ = 0;
   size_t peak_tasks_ = 0;
 };
 
-}  // namespace snare
+}  // namespace snare::sentry
 
 #endif  // SNARE_SENTRY_DISPATCHER_H_

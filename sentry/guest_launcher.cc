@@ -11,15 +11,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 
-#include "platform/systrap/shared_region.h"
-
 extern char** environ;
 
-namespace snare {
+namespace snare::sentry {
 namespace {
 
 volatile pid_t g_guest_pid = -1;
@@ -39,11 +38,12 @@ bool PlaceFd(int fd, int target) {
   return dup2(fd, target) == target;
 }
 
-[[noreturn]] void ExecStub(const LaunchSpec& spec, std::vector<const char*>& argv, char* fd_str) {
-  if (!PlaceFd(spec.stub_fd, systrap::kStubFd) || !PlaceFd(spec.shared_fd, systrap::kSharedFd) ||
-      (spec.trace_fd >= 0 && !PlaceFd(spec.trace_fd, systrap::kTraceFd))) {
-    WriteStderr("cannot place the reserved fds 1020-1022", strerror(errno));
-    _exit(127);
+[[noreturn]] void ExecEntry(const LaunchSpec& spec, std::vector<const char*>& argv, char* fd_str) {
+  for (const auto& [from, to] : spec.entry.fds) {
+    if (!PlaceFd(from, to)) {
+      WriteStderr("cannot place snare's reserved fds", strerror(errno));
+      _exit(127);
+    }
   }
   int fd = open(spec.path.c_str(), O_RDONLY);
   if (fd < 0) {
@@ -55,7 +55,7 @@ bool PlaceFd(int fd, int target) {
     WriteStderr("PR_SET_NO_NEW_PRIVS", strerror(errno));
     _exit(127);
   }
-  syscall(SYS_execveat, systrap::kStubFd, "", argv.data(), environ, AT_EMPTY_PATH);
+  syscall(SYS_execveat, spec.entry.exec_fd, "", argv.data(), environ, AT_EMPTY_PATH);
   WriteStderr("cannot exec the stub", strerror(errno));
   _exit(127);
 }
@@ -96,7 +96,7 @@ void KillRemainingChildren() {
     WriteStderr("fork", strerror(errno));
     _exit(127);
   }
-  if (guest == 0) ExecStub(spec, argv, fd_str);
+  if (guest == 0) ExecEntry(spec, argv, fd_str);
   g_guest_pid = guest;
   // Signals sent to snare (through the sentry) go to the guest; the terminal's SIGINT and
   // SIGQUIT reach the guest directly through the process group.
@@ -121,25 +121,34 @@ void KillRemainingChildren() {
   _exit(code);
 }
 
-bool EnsureReservedFdsFit() {
+bool EnsureFdsFit(int highest) {
   rlimit lim;
   if (getrlimit(RLIMIT_NOFILE, &lim) != 0) return false;
-  if (lim.rlim_cur > static_cast<rlim_t>(systrap::kLastReservedFd)) return true;
-  if (lim.rlim_max <= static_cast<rlim_t>(systrap::kLastReservedFd)) return false;
-  lim.rlim_cur = systrap::kLastReservedFd + 1;
+  if (lim.rlim_cur > static_cast<rlim_t>(highest)) return true;
+  if (lim.rlim_max <= static_cast<rlim_t>(highest)) return false;
+  lim.rlim_cur = static_cast<rlim_t>(highest) + 1;
   return setrlimit(RLIMIT_NOFILE, &lim) == 0;
 }
 
 }  // namespace
 
 std::expected<LaunchedGuest, std::string> LaunchGuest(const LaunchSpec& spec) {
-  if (!EnsureReservedFdsFit()) {
-    return std::unexpected(std::string(
-        "RLIMIT_NOFILE is below 1023: snare keeps fds 1020-1022 in every guest (raise it "
-        "with `ulimit -n 1024`)"));
+  int lowest = 0, highest = 0;
+  for (const auto& [from, to] : spec.entry.fds) {
+    lowest = lowest ? std::min(lowest, to) : to;
+    highest = std::max(highest, to);
+  }
+  if (!EnsureFdsFit(highest)) {
+    return std::unexpected("RLIMIT_NOFILE is below " + std::to_string(highest + 1) +
+                           ": snare keeps fds " + std::to_string(lowest) + "-" +
+                           std::to_string(highest) + " in every guest (raise it with `ulimit -n " +
+                           std::to_string(highest + 2) + "`)");
   }
   static char fd_str[16];
-  std::vector<const char*> argv = {"snare-stub", "-", fd_str, spec.path.c_str()};
+  std::vector<const char*> argv;
+  for (const std::string& a : spec.entry.argv_prefix) argv.push_back(a.c_str());
+  argv.push_back(fd_str);
+  argv.push_back(spec.path.c_str());
   for (const auto& a : spec.argv) argv.push_back(a.c_str());
   argv.push_back(nullptr);
 
@@ -180,4 +189,4 @@ int WaitGuest(const LaunchedGuest& guest) {
   }
 }
 
-}  // namespace snare
+}  // namespace snare::sentry

@@ -1,6 +1,6 @@
 // Starts the guest: a new pid namespace whose init (snare code, not sandboxed) dies with
-// the sentry and takes every guest process with it; the guest itself execs the stub
-// from its sealed memfd with the reserved fds in place.
+// the sentry and takes every guest process with it; the guest itself enters the platform
+// (platform::GuestEntry: the stub, for systrap and inproc) with its fds in place.
 #ifndef SNARE_SENTRY_GUEST_LAUNCHER_H_
 #define SNARE_SENTRY_GUEST_LAUNCHER_H_
 
@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-namespace snare {
+#include "platform/platform.h"
+
+namespace snare::sentry {
 
 struct LaunchSpec {
   std::string path;               // resolved program
   std::vector<std::string> argv;  // argv[0] as the user gave it
-  int stub_fd = -1;
-  int shared_fd = -1;
-  int trace_fd = -1;  // inproc --trace output, or -1
+  platform::GuestEntry entry;
 };
 
 struct LaunchedGuest {
@@ -31,6 +31,6 @@ std::expected<LaunchedGuest, std::string> LaunchGuest(const LaunchSpec& spec);
 // death by signal N).
 int WaitGuest(const LaunchedGuest& guest);
 
-}  // namespace snare
+}  // namespace snare::sentry
 
 #endif  // SNARE_SENTRY_GUEST_LAUNCHER_H_

@@ -8,7 +8,9 @@
 #include <cerrno>
 #include <cstring>
 
-namespace snare {
+#include "util/path_search.h"
+
+namespace snare::sentry {
 namespace {
 
 ResolveError Error(int status, std::string_view name, std::string_view what) {
@@ -49,23 +51,16 @@ std::expected<std::string, ResolveError> ResolveProgram(std::string_view name,
                                                         const char* path_env) {
   if (name.empty()) return std::unexpected(Error(127, name, "command not found"));
   if (name.find('/') != std::string_view::npos) return Check(std::string(name), name);
-  std::string_view path = path_env ? path_env : "/usr/local/bin:/usr/bin:/bin";
   std::expected<std::string, ResolveError> first_error =
       std::unexpected(Error(127, name, "command not found"));
-  size_t start = 0;
-  while (start <= path.size()) {
-    size_t end = path.find(':', start);
-    if (end == std::string_view::npos) end = path.size();
-    std::string dir(path.substr(start, end - start));
-    if (dir.empty()) dir = ".";
-    std::string candidate = dir + "/" + std::string(name);
+  for (const std::string& candidate :
+       util::PathCandidates(name, path_env ? path_env : util::kDefaultPath)) {
     struct stat st;
     if (stat(candidate.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
       auto checked = Check(candidate, name);
       if (checked) return checked;
       if (first_error.error().exit_status == 127) first_error = checked;
     }
-    start = end + 1;
   }
   return first_error;
 }
@@ -111,4 +106,4 @@ std::expected<Executable, ResolveError> ResolveInterpreters(const std::string& p
   return std::unexpected(Error(126, path, "too many levels of script interpreters"));
 }
 
-}  // namespace snare
+}  // namespace snare::sentry

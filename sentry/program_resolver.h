@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace snare {
+namespace snare::sentry {
 
 struct ResolveError {
   int exit_status;      // 127 or 126
@@ -29,6 +29,6 @@ struct Executable {
 std::expected<Executable, ResolveError> ResolveInterpreters(const std::string& path,
                                                             std::vector<std::string> argv);
 
-}  // namespace snare
+}  // namespace snare::sentry
 
 #endif  // SNARE_SENTRY_PROGRAM_RESOLVER_H_

@@ -13,7 +13,7 @@
 
 #include "gtest/gtest.h"
 
-namespace snare {
+namespace snare::sentry {
 namespace {
 
 namespace fs = std::filesystem;
@@ -207,4 +207,4 @@ TEST_F(ProgramResolverTest, EmptyInterpreterLine) {
 }
 
 }  // namespace
-}  // namespace snare
+}  // namespace snare::sentry

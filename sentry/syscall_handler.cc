@@ -4,11 +4,13 @@
 
 #include <cstring>
 
-#include "sentry/trace_line.h"
+#include "trace/trace_line.h"
 
-namespace snare {
+namespace snare::sentry {
 
-SyscallHandler::SyscallHandler(const PolicyContext& policy, TraceSink* trace)
+using policy::Verdict;
+
+SyscallHandler::SyscallHandler(const policy::PolicyContext& policy, TraceSink* trace)
     : policy_(policy), trace_(trace) {
   ::uname(&uname_);
 }
@@ -17,36 +19,33 @@ void SyscallHandler::Trace(const platform::SyscallRequest& request, bool has_res
                            const char* annotation) {
   if (!trace_) return;
   char line[1024];
-  TraceCall call = {request.tid,
-                    request.nr,
-                    request.args,
-                    {request.strings[0], request.strings[1]},
-                    systrap::kTraceString};
-  size_t n = FormatTraceLine(line, sizeof(line), call, has_result, result, annotation);
+  trace::TraceCall call = {request.tid,
+                           request.nr,
+                           request.args,
+                           {request.strings[0], request.strings[1]},
+                           trace::kPathPrefixBytes};
+  size_t n = trace::FormatTraceLine(line, sizeof(line), call, has_result, result, annotation);
   trace_->Write(line, n);
 }
 
-platform::Reply SyscallHandler::Handle(const platform::SyscallRequest& request,
-                                       PendingTrace* pending) {
-  Verdict verdict = Decide(policy_, request.nr, request.args);
-  platform::Reply reply;
+Verdict SyscallHandler::Handle(const platform::SyscallRequest& request, PendingTrace* pending) {
+  Verdict verdict = policy::Decide(policy_, request.nr, request.args);
+  Verdict reply;
   switch (verdict.kind) {
     case Verdict::kPassthrough:
-      reply.kind = platform::Reply::kPassthrough;
       if (request.nr == SYS_exit || request.nr == SYS_exit_group) {
         Trace(request, false, 0, nullptr);
       } else if (trace_) {
         pending->active = true;
         pending->request = request;
       }
-      return reply;
+      return verdict;
     case Verdict::kKill:
-      reply.kind = platform::Reply::kKill;
       Trace(request, false, 0, "killed");
-      return reply;
+      return verdict;
     case Verdict::kBroker:
       // uname: answered from the sentry's own view of the host.
-      reply.kind = platform::Reply::kReturn;
+      reply.kind = Verdict::kReturn;
       reply.value = 0;
       reply.copyout_addr = request.args[0];
       reply.copyout_len = sizeof(uname_);
@@ -60,17 +59,8 @@ platform::Reply SyscallHandler::Handle(const platform::SyscallRequest& request,
     case Verdict::kReturn:
       break;
   }
-  // The reply's copy-out bytes must outlive this call: the Context copies them before
-  // returning to the guest, and Handle is not re-entered in between.
-  static thread_local uint8_t copyout[sizeof(verdict.copyout)];
-  std::memcpy(copyout, verdict.copyout, sizeof(copyout));
-  reply.kind = platform::Reply::kReturn;
-  reply.value = verdict.value;
-  reply.copyout_addr = verdict.copyout_addr;
-  reply.copyout_len = verdict.copyout_len;
-  reply.copyout = copyout;
   Trace(request, true, verdict.value, verdict.value < 0 ? "denied" : "emulated");
-  return reply;
+  return verdict;
 }
 
 void SyscallHandler::FlushPending(const platform::Context& ctx, PendingTrace* pending, bool final) {
@@ -85,4 +75,4 @@ void SyscallHandler::FlushPending(const platform::Context& ctx, PendingTrace* pe
   }
 }
 
-}  // namespace snare
+}  // namespace snare::sentry

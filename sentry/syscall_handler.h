@@ -8,10 +8,11 @@
 #include <cstdint>
 
 #include "platform/platform.h"
-#include "sentry/syscall_policy.h"
+#include "policy/evaluator.h"
+#include "policy/verdict.h"
 #include "sentry/trace_sink.h"
 
-namespace snare {
+namespace snare::sentry {
 
 // A passthrough whose trace line waits for the stub to report the result.
 struct PendingTrace {
@@ -22,11 +23,12 @@ struct PendingTrace {
 class SyscallHandler {
  public:
   // trace may be null (no --trace).
-  SyscallHandler(const PolicyContext& policy, TraceSink* trace);
+  SyscallHandler(const policy::PolicyContext& policy, TraceSink* trace);
 
   bool tracing() const { return trace_ != nullptr; }
 
-  platform::Reply Handle(const platform::SyscallRequest& request, PendingTrace* pending);
+  // The answer for the guest: never kBroker (brokered calls are performed here).
+  policy::Verdict Handle(const platform::SyscallRequest& request, PendingTrace* pending);
   // Prints a pending line once its result is known; `final` prints "= ?" if it never will be.
   void FlushPending(const platform::Context& ctx, PendingTrace* pending, bool final);
 
@@ -34,11 +36,11 @@ class SyscallHandler {
   void Trace(const platform::SyscallRequest& request, bool has_result, int64_t result,
              const char* annotation);
 
-  PolicyContext policy_;
+  policy::PolicyContext policy_;
   TraceSink* trace_;
   struct utsname uname_ = {};
 };
 
-}  // namespace snare
+}  // namespace snare::sentry
 
 #endif  // SNARE_SENTRY_SYSCALL_HANDLER_H_

@@ -1,36 +1,27 @@
 #include "sentry/syscall_stats.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
-#include "platform/systrap/shared_region.h"
-#include "sentry/syscall_table.h"
+#include "abi/syscall_table.h"
 
-namespace snare {
+namespace snare::sentry {
 
-SyscallStats CollectStats(void* region, double ns_per_tick, std::string platform) {
+SyscallStats CollectStats(const std::vector<platform::SyscallCounters>& sum, double ns_per_tick,
+                          std::string platform) {
   SyscallStats stats;
   stats.platform = std::move(platform);
   stats.total.name = "total";
   stats.total.nr = -1;
-  std::vector<systrap::SyscallCounters> sum(kSyscallLimit);
-  for (uint32_t s = 0; s < systrap::kMaxSlots; ++s) {
-    const systrap::SlotStats* slot = systrap::StatsAt(region, s);
-    for (int nr = 0; nr < kSyscallLimit; ++nr) {
-      const systrap::SyscallCounters& c = slot->per_nr[nr];
-      if (!c.calls) continue;
-      sum[nr].calls += c.calls;
-      sum[nr].errors += c.errors;
-      sum[nr].overhead_ticks += c.overhead_ticks;
-      sum[nr].syscall_ticks += c.syscall_ticks;
-    }
-  }
-  for (int nr = 0; nr < kSyscallLimit; ++nr) {
+  for (int nr = 0; nr < static_cast<int>(sum.size()); ++nr) {
     if (!sum[nr].calls) continue;
     SyscallStatsRow row;
     row.nr = nr;
-    const char* name = SyscallName(static_cast<uint64_t>(nr));
+    const char* name = abi::SyscallName(static_cast<uint64_t>(nr));
     row.name = name ? name : "syscall_" + std::to_string(nr);
     row.calls = sum[nr].calls;
     row.errors = sum[nr].errors;
@@ -61,29 +52,22 @@ uint64_t PeakRssKb() {
 }
 
 std::string RenderStatsTable(const SyscallStats& stats) {
-  std::string out;
-  char line[256];
+  std::string out = fmt::format(
+      "snare: {} trap summary (trap = handler time, excluding the call)\n", stats.platform);
   auto row = [&](const SyscallStatsRow& r) {
-    double per_call = r.calls ? r.trap_ns / static_cast<double>(r.calls) : 0;
-    snprintf(line, sizeof(line), "%-22s %10llu %8llu %12.0f %14.3f %14.3f\n", r.name.c_str(),
-             static_cast<unsigned long long>(r.calls), static_cast<unsigned long long>(r.errors),
-             per_call, r.trap_ns / 1e6, r.syscall_ns / 1e6);
-    out += line;
+    const double per_call = r.calls ? r.trap_ns / static_cast<double>(r.calls) : 0;
+    fmt::format_to(std::back_inserter(out), "{:<22} {:>10} {:>8} {:>12.0f} {:>14.3f} {:>14.3f}\n",
+                   r.name, r.calls, r.errors, per_call, r.trap_ns / 1e6, r.syscall_ns / 1e6);
   };
-  snprintf(line, sizeof(line), "snare: %s trap summary (trap = handler time, excluding the call)\n",
-           stats.platform.c_str());
-  out += line;
-  snprintf(line, sizeof(line), "%-22s %10s %8s %12s %14s %14s\n", "syscall", "calls", "errors",
-           "trap ns/call", "trap total ms", "in-call ms");
-  out += line;
+  fmt::format_to(std::back_inserter(out), "{:<22} {:>10} {:>8} {:>12} {:>14} {:>14}\n", "syscall",
+                 "calls", "errors", "trap ns/call", "trap total ms", "in-call ms");
   out += std::string(85, '-') + "\n";
   for (const auto& r : stats.rows) row(r);
   out += std::string(85, '-') + "\n";
   row(stats.total);
-  snprintf(line, sizeof(line), "sentry peak RSS %llu KiB, %llu guest threads served at once\n",
-           static_cast<unsigned long long>(stats.sentry_peak_rss_kb),
-           static_cast<unsigned long long>(stats.peak_tasks));
-  out += line;
+  fmt::format_to(std::back_inserter(out),
+                 "sentry peak RSS {} KiB, {} guest threads served at once\n",
+                 stats.sentry_peak_rss_kb, stats.peak_tasks);
   return out;
 }
 
@@ -111,4 +95,4 @@ std::string RenderStatsJson(const SyscallStats& stats) {
   return j.dump(2) + "\n";
 }
 
-}  // namespace snare
+}  // namespace snare::sentry

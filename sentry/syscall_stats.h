@@ -1,5 +1,5 @@
-// strace -c style statistics: the per-slot counters the stubs keep in shared memory,
-// summed per syscall and rendered as a table or JSON.
+// strace -c style statistics: the per-syscall counters the platform keeps, rendered as a
+// table or JSON.
 #ifndef SNARE_SENTRY_SYSCALL_STATS_H_
 #define SNARE_SENTRY_SYSCALL_STATS_H_
 
@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
-namespace snare {
+#include "platform/platform.h"
+
+namespace snare::sentry {
 
 struct SyscallStatsRow {
   int nr = 0;
@@ -30,12 +32,14 @@ struct SyscallStats {
 // VmHWM of the calling process, in KiB (0 if unknown).
 uint64_t PeakRssKb();
 
-// Sums the counters of every slot; ns_per_tick converts the stubs' TSC ticks.
-SyscallStats CollectStats(void* region, double ns_per_tick, std::string platform);
+// Rows from the Machine's counters (indexed by syscall number); ns_per_tick converts the
+// stubs' TSC ticks.
+SyscallStats CollectStats(const std::vector<platform::SyscallCounters>& counters,
+                          double ns_per_tick, std::string platform);
 
 std::string RenderStatsTable(const SyscallStats& stats);
 std::string RenderStatsJson(const SyscallStats& stats);
 
-}  // namespace snare
+}  // namespace snare::sentry
 
 #endif  // SNARE_SENTRY_SYSCALL_STATS_H_

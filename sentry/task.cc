@@ -2,10 +2,11 @@
 
 #include <boost/context/fixedsize_stack.hpp>
 
-namespace snare {
+namespace snare::sentry {
 
-Task::Task(systrap::Slot* slot, SyscallHandler* handler) : handler_(handler) {
-  context_ = std::make_unique<systrap::SlotContext>(slot, [this] { Yield(); });
+Task::Task(platform::Machine* machine, const platform::TrapSource& source, SyscallHandler* handler)
+    : handler_(handler), generation_(source.generation) {
+  context_ = machine->NewContext(source, [this] { Yield(); });
   fiber_ = boost::context::fiber(std::allocator_arg, boost::context::fixedsize_stack(kStackSize),
                                  [this](boost::context::fiber&& caller) {
                                    caller_ = std::move(caller);
@@ -28,12 +29,12 @@ void Task::Resume() {
 void Task::Yield() { caller_ = std::move(caller_).resume(); }
 
 void Task::Body() {
-  platform::Reply reply;
-  const platform::Reply* answer = nullptr;
+  policy::Verdict reply;
+  const policy::Verdict* answer = nullptr;
   for (;;) {
     platform::Event event = context_->Switch(answer);
     if (event.reason == platform::StopReason::kGone) return;
-    uint32_t depth = event.syscall.depth;
+    const uint32_t depth = event.syscall.depth < platform::kMaxTrapDepth ? event.syscall.depth : 0;
     handler_->FlushPending(*context_, &pending_[depth], true);
     reply = handler_->Handle(event.syscall, &pending_[depth]);
     answer = &reply;
@@ -44,4 +45,4 @@ void Task::FlushTrace(bool final) {
   for (auto& p : pending_) handler_->FlushPending(*context_, &p, final);
 }
 
-}  // namespace snare
+}  // namespace snare::sentry

@@ -1,7 +1,7 @@
 // One guest thread in the sentry: a Boost.Context fiber running the straight-line loop
 //   for (;;) { event = ctx.Switch(reply); reply = Handle(event); }
-// The dispatcher resumes the fiber when the thread's slot has a request; Switch() yields
-// back to the dispatcher while the guest runs.
+// The dispatcher resumes the fiber when the thread has trapped; Switch() yields back to the
+// dispatcher while the guest runs.
 #ifndef SNARE_SENTRY_TASK_H_
 #define SNARE_SENTRY_TASK_H_
 
@@ -9,18 +9,17 @@
 #include <cstdint>
 #include <memory>
 
-#include "platform/systrap/shared_region.h"
-#include "platform/systrap/slot_context.h"
+#include "platform/platform.h"
 #include "sentry/syscall_handler.h"
 
-namespace snare {
+namespace snare::sentry {
 
 class Task {
  public:
   // Fiber stack per task: handlers format at most a few KiB of trace text.
   static constexpr size_t kStackSize = 64 * 1024;
 
-  Task(systrap::Slot* slot, SyscallHandler* handler);
+  Task(platform::Machine* machine, const platform::TrapSource& source, SyscallHandler* handler);
   ~Task();
   Task(const Task&) = delete;
   Task& operator=(const Task&) = delete;
@@ -28,7 +27,7 @@ class Task {
   // Runs the task until it waits for the guest again or ends.
   void Resume();
   bool finished() const { return finished_; }
-  uint64_t generation() const { return context_->generation(); }
+  uint64_t generation() const { return generation_; }
   // Prints trace lines whose results have arrived; final prints the rest as "= ?".
   void FlushTrace(bool final);
 
@@ -37,13 +36,14 @@ class Task {
   void Yield();
 
   SyscallHandler* handler_;
-  std::unique_ptr<systrap::SlotContext> context_;
-  PendingTrace pending_[systrap::kMaxDepth];
+  uint64_t generation_;
+  std::unique_ptr<platform::Context> context_;
+  PendingTrace pending_[platform::kMaxTrapDepth];
   boost::context::fiber fiber_;
   boost::context::fiber caller_;
   bool finished_ = false;
 };
 
-}  // namespace snare
+}  // namespace snare::sentry
 
 #endif  // SNARE_SENTRY_TASK_H_

@@ -4,7 +4,7 @@
 
 #include <cerrno>
 
-namespace snare {
+namespace snare::sentry {
 
 void TraceSink::Write(const char* line, size_t len) {
   while (len) {
@@ -16,4 +16,4 @@ void TraceSink::Write(const char* line, size_t len) {
   }
 }
 
-}  // namespace snare
+}  // namespace snare::sentry

@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-namespace snare {
+namespace snare::sentry {
 
 class TraceSink {
  public:
@@ -17,6 +17,6 @@ class TraceSink {
   int fd_;
 };
 
-}  // namespace snare
+}  // namespace snare::sentry
 
 #endif  // SNARE_SENTRY_TRACE_SINK_H_

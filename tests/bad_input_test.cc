@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "tests/guest_runner.h"
 #include "tests/proc_scan.h"
 #include "tests/snare_paths.h"
+#include "util/subprocess.h"
 
-namespace snare_test {
+namespace snare::tests {
 namespace {
 
 class BadInputTest : public ::testing::Test {
@@ -29,18 +29,19 @@ class BadInputTest : public ::testing::Test {
   }
 
   // Runs `snare run FLAGS... -- PROG ARGS...` with this test's environment marker.
-  RunResult Snare(const std::vector<std::string>& flags, const std::vector<std::string>& guest) {
+  util::SubprocessResult Snare(const std::vector<std::string>& flags,
+                               const std::vector<std::string>& guest) {
     argv_ = {snare_, "run"};
     argv_.insert(argv_.end(), flags.begin(), flags.end());
     argv_.push_back("--");
     argv_.insert(argv_.end(), guest.begin(), guest.end());
-    RunOptions options;
+    util::SubprocessOptions options;
     options.extra_env = {marker_};
     options.timeout = std::chrono::seconds(30);
-    return RunCommand(argv_, options);
+    return util::RunSubprocess(argv_, options);
   }
 
-  std::string Repro() const { return "reproduce: " + ShellQuote(ForDisplay(argv_)); }
+  std::string Repro() const { return "reproduce: " + util::ShellQuote(ForDisplay(argv_)); }
 
   // No process started by this test (it carries marker_) survives, and no snare stub does.
   void ExpectNoStrayProcess() {
@@ -93,7 +94,7 @@ std::string Aarch64ElfHeader() {
 }
 
 TEST_F(BadInputTest, MissingProgramIs127) {
-  RunResult r = Snare({}, {"snare-no-such-program-xyz"});
+  util::SubprocessResult r = Snare({}, {"snare-no-such-program-xyz"});
   SCOPED_TRACE(Repro() + "\n" + r.Describe());
   EXPECT_EQ(r.status, 127);
   EXPECT_NE(r.stderr_data.find("snare: snare-no-such-program-xyz: command not found"),
@@ -102,7 +103,7 @@ TEST_F(BadInputTest, MissingProgramIs127) {
 }
 
 TEST_F(BadInputTest, MissingAbsolutePathIs127) {
-  RunResult r = Snare({}, {TestTmpDir() + "/does/not/exist"});
+  util::SubprocessResult r = Snare({}, {TestTmpDir() + "/does/not/exist"});
   SCOPED_TRACE(Repro() + "\n" + r.Describe());
   EXPECT_EQ(r.status, 127);
   EXPECT_NE(r.stderr_data.find("snare:"), std::string::npos);
@@ -110,7 +111,7 @@ TEST_F(BadInputTest, MissingAbsolutePathIs127) {
 }
 
 TEST_F(BadInputTest, DirectoryIs126) {
-  RunResult r = Snare({}, {"/usr"});
+  util::SubprocessResult r = Snare({}, {"/usr"});
   SCOPED_TRACE(Repro() + "\n" + r.Describe());
   EXPECT_EQ(r.status, 126);
   EXPECT_NE(r.stderr_data.find("Is a directory"), std::string::npos);
@@ -120,7 +121,7 @@ TEST_F(BadInputTest, DirectoryIs126) {
 TEST_F(BadInputTest, NonExecutableFileIs126) {
   const std::string path = TestTmpDir() + "/not-executable.sh";
   ASSERT_TRUE(WriteFile(path, "#!/bin/sh\necho should not run\n", 0644));
-  RunResult r = Snare({}, {path});
+  util::SubprocessResult r = Snare({}, {path});
   SCOPED_TRACE(Repro() + "\n" + r.Describe());
   EXPECT_EQ(r.status, 126);
   EXPECT_NE(r.stderr_data.find("Permission denied"), std::string::npos);
@@ -129,7 +130,7 @@ TEST_F(BadInputTest, NonExecutableFileIs126) {
 }
 
 TEST_F(BadInputTest, UnknownPlatformIs2) {
-  RunResult r = Snare({"--platform=bogus"}, {"/bin/true"});
+  util::SubprocessResult r = Snare({"--platform=bogus"}, {"/bin/true"});
   SCOPED_TRACE(Repro() + "\n" + r.Describe());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.stderr_data.find("unknown platform"), std::string::npos);
@@ -140,7 +141,7 @@ TEST_F(BadInputTest, OtherArchitectureIs126) {
   const std::string path = TestTmpDir() + "/aarch64-binary";
   ASSERT_TRUE(WriteFile(path, Aarch64ElfHeader(), 0755));
   for (const char* platform : {"systrap", "inproc"}) {
-    RunResult r = Snare({std::string("--platform=") + platform}, {path});
+    util::SubprocessResult r = Snare({std::string("--platform=") + platform}, {path});
     SCOPED_TRACE(Repro() + "\n" + r.Describe());
     EXPECT_EQ(r.status, 126);
     EXPECT_NE(r.stderr_data.find("Exec format error"), std::string::npos);
@@ -151,9 +152,9 @@ TEST_F(BadInputTest, OtherArchitectureIs126) {
 // The native baseline the statuses above mirror: sh reports the same codes. (Not for the
 // foreign binary: dash runs a file the kernel rejects with ENOEXEC as a script.)
 TEST_F(BadInputTest, ShellAgrees) {
-  EXPECT_EQ(RunCommand({"sh", "-c", "snare-no-such-program-xyz"}).status, 127);
-  EXPECT_EQ(RunCommand({"sh", "-c", "/usr"}).status, 126);
+  EXPECT_EQ(util::RunSubprocess({"sh", "-c", "snare-no-such-program-xyz"}).status, 127);
+  EXPECT_EQ(util::RunSubprocess({"sh", "-c", "/usr"}).status, 126);
 }
 
 }  // namespace
-}  // namespace snare_test
+}  // namespace snare::tests

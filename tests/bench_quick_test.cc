@@ -15,10 +15,10 @@
 #include <thread>
 #include <vector>
 
-#include "tests/guest_runner.h"
 #include "tests/snare_paths.h"
+#include "util/subprocess.h"
 
-namespace snare_test {
+namespace snare::tests {
 namespace {
 
 std::string Snare() {
@@ -34,17 +34,17 @@ std::string ReadFile(const std::string& path) {
   return s.str();
 }
 
-RunResult RunSnare(std::vector<std::string> args, int timeout_s = 60) {
+util::SubprocessResult RunSnare(std::vector<std::string> args, int timeout_s = 60) {
   args.insert(args.begin(), Snare());
-  RunOptions options;
+  util::SubprocessOptions options;
   options.timeout = std::chrono::seconds(timeout_s);
-  return RunCommand(args, options);
+  return util::RunSubprocess(args, options);
 }
 
 TEST(BenchQuickTest, StoresEverySuiteAndReportsIt) {
   const std::string dir = MakeTempDir("bench");
   const std::string db = dir + "/results.db";
-  RunResult bench = RunSnare({"bench", "--quick", "--db=" + db}, 600);
+  util::SubprocessResult bench = RunSnare({"bench", "--quick", "--db=" + db}, 600);
   ASSERT_EQ(bench.status, 0) << bench.Describe();
   for (const char* section : {"## ladder", "## depth", "## contention", "## workload", "## peer",
                               "## memory", "stored as run 1"}) {
@@ -52,7 +52,7 @@ TEST(BenchQuickTest, StoresEverySuiteAndReportsIt) {
                                                                   << bench.stdout_data;
   }
 
-  RunResult report = RunSnare({"report", "--db=" + db, "--json"});
+  util::SubprocessResult report = RunSnare({"report", "--db=" + db, "--json"});
   ASSERT_EQ(report.status, 0) << report.Describe();
   auto j = nlohmann::json::parse(report.stdout_data, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << report.stdout_data;
@@ -79,7 +79,7 @@ TEST(BenchQuickTest, StoresEverySuiteAndReportsIt) {
     EXPECT_TRUE(ladder_rungs.count(rung)) << "missing rung " << rung;
   }
 
-  RunResult plots = RunSnare({"report", "--db=" + db, "--plots=" + dir + "/plots"});
+  util::SubprocessResult plots = RunSnare({"report", "--db=" + db, "--plots=" + dir + "/plots"});
   ASSERT_EQ(plots.status, 0) << plots.Describe();
   for (const char* plot : {"ladder.png", "depth.png", "contention.png"}) {
     std::string png = ReadFile(dir + "/plots/" + plot);
@@ -96,7 +96,7 @@ TEST(BenchQuickTest, BadNamesAndDepthsAreRefusedBeforeMeasuring) {
   for (const Case& c : {Case{"--rungs=native,bogus", "bogus"}, Case{"--suites=sweeps", "sweeps"},
                         Case{"--syscalls=getpid", "getpid"}, Case{"--max-depth=33", "32"},
                         Case{"--reps=0", "--reps"}, Case{"--frobnicate", "--frobnicate"}}) {
-    RunResult r = RunSnare({"bench", c.arg, "--db=" + db});
+    util::SubprocessResult r = RunSnare({"bench", c.arg, "--db=" + db});
     EXPECT_EQ(r.status, 2) << c.arg << "\n" << r.Describe();
     EXPECT_NE(r.stderr_data.find(c.message), std::string::npos) << r.stderr_data;
   }
@@ -104,7 +104,8 @@ TEST(BenchQuickTest, BadNamesAndDepthsAreRefusedBeforeMeasuring) {
 }
 
 TEST(BenchQuickTest, UnwritableOrCorruptDatabaseIsLeftAlone) {
-  RunResult unwritable = RunSnare({"bench", "--quick", "--db=/proc/self/no/such/results.db"});
+  util::SubprocessResult unwritable =
+      RunSnare({"bench", "--quick", "--db=/proc/self/no/such/results.db"});
   EXPECT_EQ(unwritable.status, 1) << unwritable.Describe();
   EXPECT_NE(unwritable.stderr_data.find("cannot write"), std::string::npos)
       << unwritable.stderr_data;
@@ -113,30 +114,35 @@ TEST(BenchQuickTest, UnwritableOrCorruptDatabaseIsLeftAlone) {
   std::string garbage(4096, '\0');
   for (size_t i = 0; i < garbage.size(); ++i) garbage[i] = static_cast<char>(i * 7919 % 251);
   std::ofstream(corrupt, std::ios::binary) << garbage;
-  RunResult r = RunSnare({"bench", "--quick", "--suites=ladder", "--rungs=native",
-                          "--syscalls=getppid", "--db=" + corrupt});
+  util::SubprocessResult r = RunSnare({"bench", "--quick", "--suites=ladder", "--rungs=native",
+                                       "--syscalls=getppid", "--db=" + corrupt});
   EXPECT_EQ(r.status, 1) << r.Describe();
   EXPECT_NE(r.stderr_data.find("not a snare results database"), std::string::npos) << r.stderr_data;
   EXPECT_EQ(ReadFile(corrupt), garbage) << "the corrupt database was modified";
 
-  RunResult missing = RunSnare({"report", "--db=" + corrupt + ".missing"});
+  util::SubprocessResult missing = RunSnare({"report", "--db=" + corrupt + ".missing"});
   EXPECT_NE(missing.status, 0);
 }
 
 TEST(BenchQuickTest, InterruptedRunStoresNothing) {
   const std::string db = MakeTempDir("bench-int") + "/results.db";
-  RunResult first = RunSnare({"bench", "--quick", "--suites=ladder", "--rungs=native",
-                              "--syscalls=getppid", "--db=" + db});
+  util::SubprocessResult first = RunSnare({"bench", "--quick", "--suites=ladder", "--rungs=native",
+                                           "--syscalls=getppid", "--db=" + db});
   ASSERT_EQ(first.status, 0) << first.Describe();
 
-  Subprocess bench;
-  ASSERT_TRUE(bench.Start({Snare(), "bench", "--quick", "--suites=ladder", "--db=" + db}));
+  // A full ladder (not --quick) runs for far longer than the 2 s before the interrupt on
+  // any machine, so the interrupt always lands in the middle of measuring.
+  util::Subprocess bench;
+  ASSERT_TRUE(bench.Start({Snare(), "bench", "--suites=ladder", "--db=" + db}));
   std::this_thread::sleep_for(std::chrono::seconds(2));
   kill(bench.pid(), SIGINT);
-  RunResult interrupted = bench.Wait();
+  util::SubprocessResult interrupted = bench.Wait();
   EXPECT_NE(interrupted.status, 0) << interrupted.Describe();
+  EXPECT_NE(interrupted.stderr_data.find("snare bench: 1/"), std::string::npos)
+      << "the interrupted run had not started measuring\n"
+      << interrupted.Describe();
 
-  RunResult list = RunSnare({"report", "--db=" + db, "--json"});
+  util::SubprocessResult list = RunSnare({"report", "--db=" + db, "--json"});
   ASSERT_EQ(list.status, 0) << list.Describe();
   auto j = nlohmann::json::parse(list.stdout_data, nullptr, false);
   ASSERT_FALSE(j.is_discarded());
@@ -145,4 +151,4 @@ TEST(BenchQuickTest, InterruptedRunStoresNothing) {
 }
 
 }  // namespace
-}  // namespace snare_test
+}  // namespace snare::tests

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "tests/guest_runner.h"
 #include "tests/snare_paths.h"
+#include "util/subprocess.h"
 
-namespace snare_test {
+namespace snare::tests {
 namespace {
 
 struct EscapeAttempt {
@@ -79,10 +79,10 @@ TEST_P(EscapeTest, InterpositionSurvives) {
   const std::string trace = TestTmpDir() + "/escape-" + platform + "-" + attempt.name + ".trace";
   std::vector<std::string> argv = {
       *snare, "run", "--platform=" + platform, "--trace=" + trace, "--", *guest, attempt.name};
-  RunOptions options;
+  util::SubprocessOptions options;
   options.timeout = std::chrono::seconds(60);
-  RunResult r = RunCommand(argv, options);
-  SCOPED_TRACE("reproduce: " + ShellQuote(ForDisplay(argv)) + "\n" + r.Describe());
+  util::SubprocessResult r = util::RunSubprocess(argv, options);
+  SCOPED_TRACE("reproduce: " + util::ShellQuote(ForDisplay(argv)) + "\n" + r.Describe());
 
   EXPECT_FALSE(r.timed_out);
   EXPECT_EQ(r.status, 0);
@@ -114,4 +114,4 @@ INSTANTIATE_TEST_SUITE_P(Platforms, EscapeTest,
                          });
 
 }  // namespace
-}  // namespace snare_test
+}  // namespace snare::tests

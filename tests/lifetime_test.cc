@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "tests/guest_runner.h"
 #include "tests/proc_scan.h"
 #include "tests/snare_paths.h"
+#include "util/subprocess.h"
 
-namespace snare_test {
+namespace snare::tests {
 namespace {
 
 using std::chrono::milliseconds;
@@ -59,9 +59,18 @@ class LifetimeTest : public ::testing::TestWithParam<std::string> {
     return {snare_, "run", "--platform=" + GetParam(), "--", "sh", "-c", script};
   }
 
+  // Options for a snare run whose processes carry this test's marker.
+  util::SubprocessOptions Marked(std::chrono::milliseconds drain) const {
+    util::SubprocessOptions options;
+    options.extra_env = {marker_};
+    options.timeout = seconds(60);
+    options.drain_after_exit = drain;
+    return options;
+  }
+
   std::string Repro(const std::vector<std::string>& argv) const {
-    return "reproduce: env " + ShellQuote({marker_}) + " " + ShellQuote(ForDisplay(argv)) +
-           "  # then look for the marker in /proc/*/environ";
+    return "reproduce: env " + util::ShellQuote({marker_}) + " " +
+           util::ShellQuote(ForDisplay(argv)) + "  # then look for the marker in /proc/*/environ";
   }
 
   std::string snare_;
@@ -69,35 +78,39 @@ class LifetimeTest : public ::testing::TestWithParam<std::string> {
 };
 
 // SIGKILL at any moment of the launch, even before the guest's init has asked to die with
-// snare (PR_SET_PDEATHSIG), leaves nothing behind.
+// snare (PR_SET_PDEATHSIG), leaves nothing behind. The kills must cover the launch: at least
+// one lands before any guest process exists and at least one after one does (the delays go
+// on growing until one has).
 TEST_P(LifetimeTest, SigkillDuringLaunchLeavesNothing) {
   std::vector<std::string> argv = SnareArgv("sleep 300 & sleep 300 & wait");
   SCOPED_TRACE(Repro(argv) + " and kill -9 snare at once");
-  for (int delay_us = 0; delay_us <= 20000; delay_us += 1000) {
-    Subprocess snare;
-    RunOptions options;
-    options.extra_env = {marker_};
-    options.timeout = seconds(60);
-    options.drain_after_exit = milliseconds(200);
-    ASSERT_TRUE(snare.Start(argv, options));
+  int killed_before_guest = 0, killed_with_guest = 0;
+  for (int delay_us = 0; delay_us <= 20000 || (killed_with_guest == 0 && delay_us <= 2000000);
+       delay_us += delay_us < 20000 ? 1000 : delay_us) {
+    util::Subprocess snare;
+    ASSERT_TRUE(snare.Start(argv, Marked(milliseconds(200))));
     std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
+    // Processes of this run other than snare itself: its init, the stub, sh, the sleeps.
+    size_t guests = 0;
+    for (const ProcessInfo& p : ProcessesWithEnv(marker_)) guests += p.pid != snare.pid();
     ASSERT_EQ(kill(snare.pid(), SIGKILL), 0);
+    ++(guests ? killed_with_guest : killed_before_guest);
     snare.Wait();
     std::vector<ProcessInfo> left = WaitUntilGone(marker_, seconds(5));
     ASSERT_TRUE(left.empty()) << "killed " << delay_us << " us after the start, these survived:\n"
                               << DescribeProcesses(left);
   }
+  RecordProperty("killed_before_guest", killed_before_guest);
+  RecordProperty("killed_with_guest", killed_with_guest);
+  EXPECT_GT(killed_before_guest, 0) << "no kill landed before the guest started";
+  EXPECT_GT(killed_with_guest, 0) << "no kill landed while a guest process existed";
 }
 
 TEST_P(LifetimeTest, SigkillOfSnareTakesTheGuestsDown) {
   std::vector<std::string> argv = SnareArgv("sleep 300 & sleep 300 & wait");
   SCOPED_TRACE(Repro(argv) + " and kill -9 snare");
-  Subprocess snare;
-  RunOptions options;
-  options.extra_env = {marker_};
-  options.timeout = seconds(60);
-  options.drain_after_exit = milliseconds(500);
-  ASSERT_TRUE(snare.Start(argv, options));
+  util::Subprocess snare;
+  ASSERT_TRUE(snare.Start(argv, Marked(milliseconds(500))));
 
   // Wait for both sleeps to run under snare.
   std::vector<ProcessInfo> sleepers;
@@ -112,7 +125,7 @@ TEST_P(LifetimeTest, SigkillOfSnareTakesTheGuestsDown) {
       << DescribeProcesses(ProcessesWithEnv(marker_));
   // Only snare itself is killed; not its process group.
   ASSERT_EQ(kill(snare.pid(), SIGKILL), 0);
-  RunResult r = snare.Wait();
+  util::SubprocessResult r = snare.Wait();
   EXPECT_EQ(r.status, 128 + SIGKILL) << r.Describe();
 
   std::vector<ProcessInfo> left = WaitUntilGone(marker_, seconds(5));
@@ -124,10 +137,7 @@ TEST_P(LifetimeTest, SigkillOfSnareTakesTheGuestsDown) {
 TEST_P(LifetimeTest, BackgroundChildrenEndWithTheRun) {
   std::vector<std::string> argv = SnareArgv("sleep 300 & exit 0");
   SCOPED_TRACE(Repro(argv));
-  RunOptions options;
-  options.extra_env = {marker_};
-  options.timeout = seconds(60);
-  RunResult r = RunCommand(argv, options);
+  util::SubprocessResult r = util::RunSubprocess(argv, Marked(milliseconds(2000)));
   EXPECT_FALSE(r.timed_out) << r.Describe();
   EXPECT_EQ(r.status, 0) << r.Describe();
   EXPECT_FALSE(r.output_held_open) << "a leftover process kept snare's stdout/stderr open";
@@ -147,4 +157,4 @@ INSTANTIATE_TEST_SUITE_P(Platforms, LifetimeTest, ::testing::Values("systrap", "
                          });
 
 }  // namespace
-}  // namespace snare_test
+}  // namespace snare::tests

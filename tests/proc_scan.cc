@@ -13,7 +13,7 @@
 #include <iterator>
 #include <sstream>
 
-namespace snare_test {
+namespace snare::tests {
 namespace {
 
 std::string ReadWholeFile(const std::string& path) {
@@ -124,4 +124,4 @@ void KillProcesses(const std::vector<ProcessInfo>& processes) {
   for (const ProcessInfo& p : processes) kill(p.pid, SIGKILL);
 }
 
-}  // namespace snare_test
+}  // namespace snare::tests

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace snare_test {
+namespace snare::tests {
 
 struct ProcessInfo {
   pid_t pid = 0;
@@ -40,6 +40,6 @@ std::string DescribeProcesses(const std::vector<ProcessInfo>& processes);
 // SIGKILLs each process (cleanup after a failed check).
 void KillProcesses(const std::vector<ProcessInfo>& processes);
 
-}  // namespace snare_test
+}  // namespace snare::tests
 
 #endif  // SNARE_TESTS_PROC_SCAN_H_

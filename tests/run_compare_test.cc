@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "tests/guest_runner.h"
 #include "tests/snare_paths.h"
+#include "util/subprocess.h"
 
-namespace snare_test {
+namespace snare::tests {
 namespace {
 
 // One command line of a case. In arguments, "{FIXTURE}" expands to the fixture directory
@@ -192,7 +192,7 @@ std::string RunCompareTest::fixture_;
 struct ModeRun {
   std::string cwd;
   std::vector<std::vector<std::string>> argvs;
-  std::vector<RunResult> results;
+  std::vector<util::SubprocessResult> results;
   std::vector<std::string> files;
 };
 
@@ -206,7 +206,7 @@ TEST_P(RunCompareTest, SameOutputAndStatusAsNative) {
     ModeRun mode;
     mode.cwd = c.fresh_cwd ? MakeTempDir(c.name + (under_snare ? "-" + platform + "-" : "-native-"))
                            : TestTmpDir();
-    RunOptions options;
+    util::SubprocessOptions options;
     options.stdin_data = c.stdin_data;
     options.cwd = mode.cwd;
     options.timeout = std::chrono::seconds(180);
@@ -217,7 +217,7 @@ TEST_P(RunCompareTest, SameOutputAndStatusAsNative) {
         wrapped.insert(wrapped.end(), argv.begin(), argv.end());
         argv = std::move(wrapped);
       }
-      mode.results.push_back(RunCommand(argv, options));
+      mode.results.push_back(util::RunSubprocess(argv, options));
       mode.argvs.push_back(std::move(argv));
     }
     for (const std::string& f : c.compare_files) mode.files.push_back(ReadFile(mode.cwd + "/" + f));
@@ -228,8 +228,8 @@ TEST_P(RunCompareTest, SameOutputAndStatusAsNative) {
   ModeRun snared = run_mode(true);
 
   for (size_t i = 0; i < c.steps.size(); ++i) {
-    const RunResult& n = native.results[i];
-    const RunResult& s = snared.results[i];
+    const util::SubprocessResult& n = native.results[i];
+    const util::SubprocessResult& s = snared.results[i];
     const std::string cd = c.fresh_cwd ? "cd \"$(mktemp -d)\" && " : "";
     bool uses_fixture = false;
     for (const std::string& arg : c.steps[i].argv) {
@@ -237,8 +237,8 @@ TEST_P(RunCompareTest, SameOutputAndStatusAsNative) {
     }
     const std::string fixture_note =
         uses_fixture ? " (the fixture directory is made by SetUpTestSuite)" : "";
-    const std::string repro = "reproduce: " + cd + ShellQuote(ForDisplay(snared.argvs[i])) +
-                              "\n(native: " + ShellQuote(ForDisplay(native.argvs[i])) + ")" +
+    const std::string repro = "reproduce: " + cd + util::ShellQuote(ForDisplay(snared.argvs[i])) +
+                              "\n(native: " + util::ShellQuote(ForDisplay(native.argvs[i])) + ")" +
                               fixture_note + "\n";
     SCOPED_TRACE("step " + std::to_string(i + 1) + " of " + c.name + "\n" + repro);
     ASSERT_EQ(n.status, c.steps[i].expected_status)
@@ -267,4 +267,4 @@ INSTANTIATE_TEST_SUITE_P(Platforms, RunCompareTest,
                          });
 
 }  // namespace
-}  // namespace snare_test
+}  // namespace snare::tests

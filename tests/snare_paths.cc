@@ -8,34 +8,33 @@
 #include <cstdio>
 #include <cstring>
 
-namespace snare_test {
+#include "tools/cpp/runfiles/runfiles.h"
+
+namespace snare::tests {
 namespace {
+
+using bazel::tools::cpp::runfiles::Runfiles;
 
 constexpr std::string_view kWorkspace = "snare";
 
-std::vector<std::string> RunfilesRoots() {
-  std::vector<std::string> roots;
-  for (const char* var : {"TEST_SRCDIR", "RUNFILES_DIR"}) {
-    const char* value = getenv(var);
-    if (value && *value) roots.emplace_back(value);
-  }
-  char self[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  if (n > 0) roots.push_back(std::string(self, n) + ".runfiles");
-  return roots;
+const Runfiles* TestRunfiles(std::string* error) {
+  static std::string init_error;
+  static const Runfiles* runfiles = Runfiles::CreateForTest(&init_error);
+  if (!runfiles) *error = "no runfiles: " + init_error;
+  return runfiles;
 }
 
 std::expected<std::string, std::string> Find(std::string_view workspace_relative,
                                              std::string_view what, bool executable) {
-  std::string looked;
-  for (const std::string& root : RunfilesRoots()) {
-    std::string path = root + "/" + std::string(kWorkspace) + "/" + std::string(workspace_relative);
-    if (access(path.c_str(), executable ? X_OK : R_OK) == 0) return path;
-    looked += "\n  " + path + " (" + strerror(errno) + ")";
-  }
-  return std::unexpected(
-      std::string(what) + " not found in the runfiles; is it in the test's data?" +
-      " Looked at:" + (looked.empty() ? std::string(" (no runfiles root)") : looked));
+  std::string error;
+  const Runfiles* runfiles = TestRunfiles(&error);
+  if (!runfiles) return std::unexpected(std::string(what) + " not found: " + error);
+  const std::string path =
+      runfiles->Rlocation(std::string(kWorkspace) + "/" + std::string(workspace_relative));
+  if (!path.empty() && access(path.c_str(), executable ? X_OK : R_OK) == 0) return path;
+  return std::unexpected(std::string(what) + " not found in the runfiles (" +
+                         (path.empty() ? std::string("no entry") : path + ": " + strerror(errno)) +
+                         "); is it in the test's data?");
 }
 
 }  // namespace
@@ -45,7 +44,7 @@ std::expected<std::string, std::string> RunfilePath(std::string_view workspace_r
 }
 
 std::expected<std::string, std::string> SnareBinary() {
-  return Find("sentry/snare", "the snare binary (//sentry:snare)", true);
+  return Find("cmd/snare", "the snare binary (//cmd:snare)", true);
 }
 
 std::expected<std::string, std::string> GuestPath(std::string_view name) {
@@ -84,4 +83,4 @@ std::vector<std::string> ForDisplay(std::vector<std::string> argv) {
   return argv;
 }
 
-}  // namespace snare_test
+}  // namespace snare::tests

@@ -1,5 +1,5 @@
 // Locates the snare binary, the guest programs and scratch directories for the integration
-// tests. Binaries come from the Bazel test runfiles: $TEST_SRCDIR/snare/<package>/<name>.
+// tests. Binaries come from the test's runfiles (Bazel's runfiles library).
 #ifndef SNARE_TESTS_SNARE_PATHS_H_
 #define SNARE_TESTS_SNARE_PATHS_H_
 
@@ -8,14 +8,13 @@
 #include <string_view>
 #include <vector>
 
-namespace snare_test {
+namespace snare::tests {
 
-// Absolute path of a runfile given relative to the workspace root ("sentry/snare"), or a
-// message saying where it was looked for. Searches $TEST_SRCDIR, $RUNFILES_DIR and
-// <this binary>.runfiles, each under the workspace name "snare".
+// Absolute path of a runfile given relative to the workspace root ("cmd/snare"), or a
+// message saying what is missing.
 std::expected<std::string, std::string> RunfilePath(std::string_view workspace_relative);
 
-// //sentry:snare; the test must list it in `data`.
+// //cmd:snare; the test must list it in `data`.
 std::expected<std::string, std::string> SnareBinary();
 
 // A guest program or script from //tests/guests (e.g. "threads_guest", "files.py").
@@ -28,11 +27,11 @@ std::string TestTmpDir();
 // Returns an empty string (after printing why) on failure.
 std::string MakeTempDir(std::string_view prefix);
 
-// argv with runfiles paths of this workspace ("/.../x_test.runfiles/snare/sentry/snare",
-// also after "--flag=") rewritten to "bazel-bin/sentry/snare", for reproducer command lines
+// argv with runfiles paths of this workspace ("/.../x_test.runfiles/snare/cmd/snare",
+// also after "--flag=") rewritten to "bazel-bin/cmd/snare", for reproducer command lines
 // that still work after the test's sandbox is gone; $TEST_TMPDIR becomes /tmp.
 std::vector<std::string> ForDisplay(std::vector<std::string> argv);
 
-}  // namespace snare_test
+}  // namespace snare::tests
 
 #endif  // SNARE_TESTS_SNARE_PATHS_H_

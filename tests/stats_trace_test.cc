@@ -9,10 +9,10 @@
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "tests/guest_runner.h"
 #include "tests/snare_paths.h"
+#include "util/subprocess.h"
 
-namespace snare_test {
+namespace snare::tests {
 namespace {
 
 using nlohmann::json;
@@ -48,13 +48,13 @@ class StatsTraceTest : public ::testing::TestWithParam<std::string> {
   }
 
   // Runs `snare run --platform=P FLAGS... -- getppid_loop N`.
-  RunResult RunLoop(const std::vector<std::string>& flags, int n) {
+  util::SubprocessResult RunLoop(const std::vector<std::string>& flags, int n) {
     argv_ = {snare_, "run", "--platform=" + GetParam()};
     argv_.insert(argv_.end(), flags.begin(), flags.end());
     argv_.insert(argv_.end(), {"--", getppid_loop_, std::to_string(n)});
-    RunOptions options;
+    util::SubprocessOptions options;
     options.timeout = std::chrono::seconds(60);
-    return RunCommand(argv_, options);
+    return util::RunSubprocess(argv_, options);
   }
 
   // Parses the JSON stats file, failing the test when it is missing or malformed.
@@ -66,7 +66,7 @@ class StatsTraceTest : public ::testing::TestWithParam<std::string> {
     return stats;
   }
 
-  std::string Repro() const { return "reproduce: " + ShellQuote(ForDisplay(argv_)); }
+  std::string Repro() const { return "reproduce: " + util::ShellQuote(ForDisplay(argv_)); }
 
   std::string snare_;
   std::string getppid_loop_;
@@ -76,7 +76,7 @@ class StatsTraceTest : public ::testing::TestWithParam<std::string> {
 
 TEST_P(StatsTraceTest, JsonStatsCountCalls) {
   const std::string stats_path = prefix_ + ".json";
-  RunResult r = RunLoop({"--stats=json", "--stats-file=" + stats_path}, 1000);
+  util::SubprocessResult r = RunLoop({"--stats=json", "--stats-file=" + stats_path}, 1000);
   SCOPED_TRACE(Repro() + "\n" + r.Describe());
   ASSERT_EQ(r.status, 0);
   EXPECT_EQ(r.stdout_data, "");
@@ -104,9 +104,9 @@ TEST_P(StatsTraceTest, JsonStatsCountCalls) {
 TEST_P(StatsTraceTest, DeniedCallsAreErrorsAndTraced) {
   const std::string stats_path = prefix_ + ".json";
   const std::string trace_path = prefix_ + ".trace";
-  RunResult r = RunLoop({"--deny=getppid:EPERM", "--stats=json", "--stats-file=" + stats_path,
-                         "--trace=" + trace_path},
-                        50);
+  util::SubprocessResult r = RunLoop({"--deny=getppid:EPERM", "--stats=json",
+                                      "--stats-file=" + stats_path, "--trace=" + trace_path},
+                                     50);
   SCOPED_TRACE(Repro() + "\n" + r.Describe());
   ASSERT_EQ(r.status, 0);
 
@@ -135,7 +135,7 @@ TEST_P(StatsTraceTest, DeniedCallsAreErrorsAndTraced) {
 
 TEST_P(StatsTraceTest, DenyWithOtherErrno) {
   const std::string trace_path = prefix_ + ".trace";
-  RunResult r = RunLoop({"--deny=getppid:ENOSYS", "--trace=" + trace_path}, 1);
+  util::SubprocessResult r = RunLoop({"--deny=getppid:ENOSYS", "--trace=" + trace_path}, 1);
   SCOPED_TRACE(Repro() + "\n" + r.Describe());
   ASSERT_EQ(r.status, 0);
   EXPECT_NE(ReadFile(trace_path).find("getppid() = -1 ENOSYS (Function not implemented) <denied>"),
@@ -144,7 +144,7 @@ TEST_P(StatsTraceTest, DenyWithOtherErrno) {
 }
 
 TEST_P(StatsTraceTest, TraceToStderr) {
-  RunResult r = RunLoop({"--trace"}, 3);
+  util::SubprocessResult r = RunLoop({"--trace"}, 3);
   SCOPED_TRACE(Repro() + "\n" + r.Describe());
   ASSERT_EQ(r.status, 0);
   EXPECT_EQ(r.stdout_data, "");
@@ -157,7 +157,7 @@ TEST_P(StatsTraceTest, TraceToStderr) {
 }
 
 TEST_P(StatsTraceTest, KillOnSyscallIsSigsys) {
-  RunResult r = RunLoop({"--kill=getppid"}, 10);
+  util::SubprocessResult r = RunLoop({"--kill=getppid"}, 10);
   SCOPED_TRACE(Repro() + "\n" + r.Describe());
   EXPECT_EQ(r.status, 128 + SIGSYS);
 }
@@ -168,4 +168,4 @@ INSTANTIATE_TEST_SUITE_P(Platforms, StatsTraceTest, ::testing::Values("systrap",
                          });
 
 }  // namespace
-}  // namespace snare_test
+}  // namespace snare::tests

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "tests/guest_runner.h"
 #include "tests/snare_paths.h"
+#include "util/subprocess.h"
 
-namespace snare_test {
+namespace snare::tests {
 namespace {
 
 constexpr char kSuite[] = "tests/syscalls/syscall_behaviour";
@@ -32,8 +32,8 @@ const std::vector<Exclusion> kSnareExclusions = {};
 // How the suite is run. It is a GoogleTest binary too: Bazel's settings for this test must
 // not reach it (--test_filter's TESTBRIDGE_TEST_ONLY, the XML report, the premature-exit
 // marker file, which it would delete under this test).
-RunOptions SuiteOptions() {
-  RunOptions options;
+util::SubprocessOptions SuiteOptions() {
+  util::SubprocessOptions options;
   options.timeout = std::chrono::seconds(120);
   options.extra_env = {"GTEST_FILTER=*", "GTEST_OUTPUT=", "XML_OUTPUT_FILE=",
                        "TEST_PREMATURE_EXIT_FILE=", "TESTBRIDGE_TEST_ONLY="};
@@ -42,7 +42,7 @@ RunOptions SuiteOptions() {
 
 // Names ("Suite.Name") of the tests the binary lists with --gtest_list_tests.
 std::vector<std::string> ListTests(const std::string& binary, std::string* error) {
-  RunResult r = RunCommand({binary, "--gtest_list_tests"}, SuiteOptions());
+  util::SubprocessResult r = util::RunSubprocess({binary, "--gtest_list_tests"}, SuiteOptions());
   if (r.status != 0) {
     *error = "--gtest_list_tests failed:\n" + r.Describe();
     return {};
@@ -106,9 +106,9 @@ TEST_P(SyscallBehaviourTest, AllTestsPass) {
     if (!filter.empty()) argv.push_back(filter);
   }
 
-  RunResult r = RunCommand(argv, SuiteOptions());
+  util::SubprocessResult r = util::RunSubprocess(argv, SuiteOptions());
   const std::string output = r.stdout_data + r.stderr_data;
-  SCOPED_TRACE("reproduce: " + ShellQuote(ForDisplay(argv)));
+  SCOPED_TRACE("reproduce: " + util::ShellQuote(ForDisplay(argv)));
   const int passed = PassedCount(output);
   // One expectation, so that the full output is printed once.
   EXPECT_TRUE(!r.timed_out && r.status == 0 && passed == expected)
@@ -131,4 +131,4 @@ INSTANTIATE_TEST_SUITE_P(Modes, SyscallBehaviourTest,
                          });
 
 }  // namespace
-}  // namespace snare_test
+}  // namespace snare::tests

@@ -11,6 +11,10 @@ packages=(
   libbenchmark-dev       # Google Benchmark
   nlohmann-json3-dev     # JSON output
   libsqlite3-dev         # results store
+  libsqlitecpp-dev       # results store: RAII over SQLite
+  libcli11-dev           # command lines of every subcommand
+  libfmt-dev             # tables and number formatting
+  libboost-math-dev      # Student's t for confidence intervals
   python3                # guests in the integration tests
   sqlite3 tar gzip gcc   # guests in the integration tests
   strace proot runsc     # peers in benchmarks (snare bench)

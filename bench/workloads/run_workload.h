@@ -3,6 +3,7 @@
 #ifndef SNARE_BENCH_WORKLOADS_RUN_WORKLOAD_H_
 #define SNARE_BENCH_WORKLOADS_RUN_WORKLOAD_H_
 
+#include <cstdint>
 #include <expected>
 #include <memory>
 #include <string>
@@ -13,12 +14,25 @@
 
 namespace snare::bench {
 
-// options.name, kind, pin, warmup_seconds, seconds and ops_per_clock_check must be set.
+// How a seed workload runs its tasks.
+struct WorkloadShape {
+  std::string name;
+  TaskKind kind = TaskKind::kProcess;
+  bool pin = true;                   // one task per CPU
+  uint64_t ops_per_clock_check = 1;  // operations between looks at the clock
+};
+
 template <typename Body>
-std::expected<WorkloadResult, std::string> RunWorkload(const TaskGroupOptions& options,
-                                                       int tasks) {
-  if (auto checked = CheckWorkloadArgs(tasks, options.seconds, options.warmup_seconds);
-      !checked) {
+std::expected<WorkloadResult, std::string> RunWorkload(const WorkloadShape& shape, int tasks,
+                                                       double seconds, double warmup_seconds) {
+  TaskGroupOptions options;
+  options.name = shape.name;
+  options.kind = shape.kind;
+  options.pin = shape.pin;
+  options.warmup_seconds = warmup_seconds;
+  options.seconds = seconds;
+  options.ops_per_clock_check = shape.ops_per_clock_check;
+  if (auto checked = CheckWorkloadArgs(tasks, options.seconds, options.warmup_seconds); !checked) {
     return std::unexpected(options.name + ": " + checked.error());
   }
   std::vector<std::unique_ptr<Body>> owned;

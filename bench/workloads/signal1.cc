@@ -61,14 +61,10 @@ class Signal1Body : public TaskBody {
 
 std::expected<WorkloadResult, std::string> RunSignal1(int tasks, bool threads, double seconds,
                                                       double warmup_seconds) {
-  TaskGroupOptions options;
-  options.name = threads ? "signal1-threads" : "signal1";
-  options.kind = threads ? TaskKind::kThread : TaskKind::kProcess;
-  options.pin = true;
-  options.warmup_seconds = warmup_seconds;
-  options.seconds = seconds;
-  options.ops_per_clock_check = kSignalsPerClockCheck;
-  return RunWorkload<Signal1Body>(options, tasks);
+  const WorkloadShape shape = {threads ? "signal1-threads" : "signal1",
+                               threads ? TaskKind::kThread : TaskKind::kProcess, true,
+                               kSignalsPerClockCheck};
+  return RunWorkload<Signal1Body>(shape, tasks, seconds, warmup_seconds);
 }
 
 }  // namespace snare::bench

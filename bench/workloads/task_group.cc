@@ -19,6 +19,8 @@
 #include <memory>
 #include <utility>
 
+#include "util/monotonic_clock.h"
+
 namespace snare::bench {
 namespace {
 
@@ -36,11 +38,7 @@ struct Report {
 };
 static_assert(sizeof(Report) <= PIPE_BUF);
 
-double MonotonicSeconds() {
-  timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
-}
+using util::MonotonicSeconds;
 
 std::string FormatSeconds(double seconds) {
   char text[32];

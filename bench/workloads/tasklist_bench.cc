@@ -113,14 +113,8 @@ class TasklistBody : public TaskBody {
 
 std::expected<WorkloadResult, std::string> RunTasklistBench(int tasks, double seconds,
                                                             double warmup_seconds) {
-  TaskGroupOptions options;
-  options.name = "tasklist";
-  options.kind = TaskKind::kProcess;
-  options.pin = false;
-  options.warmup_seconds = warmup_seconds;
-  options.seconds = seconds;
-  options.ops_per_clock_check = 1;
-  return RunWorkload<TasklistBody>(options, tasks);
+  return RunWorkload<TasklistBody>({"tasklist", TaskKind::kProcess, /*pin=*/false, 1}, tasks,
+                                   seconds, warmup_seconds);
 }
 
 }  // namespace snare::bench

@@ -43,14 +43,9 @@ class ThreadCreateJoinBody : public TaskBody {
 
 std::expected<WorkloadResult, std::string> RunThreadCreateJoin(int tasks, double seconds,
                                                                double warmup_seconds) {
-  TaskGroupOptions options;
-  options.name = "thread-create-join";
-  options.kind = TaskKind::kProcess;
-  options.pin = true;
-  options.warmup_seconds = warmup_seconds;
-  options.seconds = seconds;
-  options.ops_per_clock_check = 1;
-  return RunWorkload<ThreadCreateJoinBody>(options, tasks);
+  return RunWorkload<ThreadCreateJoinBody>({"thread-create-join", TaskKind::kProcess,
+                                            /*pin=*/true, 1},
+                                           tasks, seconds, warmup_seconds);
 }
 
 }  // namespace snare::bench

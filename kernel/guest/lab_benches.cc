@@ -22,6 +22,7 @@
 #include "kernel/guest/raw_syscall.h"
 #include "kernel/guest/trap_filter.h"
 #include "kernel/guest/user_namespace.h"
+#include "util/monotonic_clock.h"
 
 namespace snare::lab {
 namespace {
@@ -40,11 +41,7 @@ std::expected<void, std::string> InstallFloorTrap() {
   return InstallTrapFilter({{__NR_getppid, kBenchData}});
 }
 
-double NowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
-}
+double NowNs() { return static_cast<double>(snare::util::MonotonicNs()); }
 
 // Calls getppid `calls` times; returns how many results differed from `want`.
 long CallLoop(long calls, long want) {

@@ -1,5 +1,6 @@
-// Runs a command and hands each line of its combined output to a callback as it arrives
-// (progress for long builds and boots), with a time limit.
+// A lab command (tar, patch, make, qemu) run through util::Subprocess with its combined
+// output handed over line by line (progress for long builds and boots), and the last lines
+// kept for error messages.
 #ifndef SNARE_KERNEL_LAB_COMMAND_STREAM_H_
 #define SNARE_KERNEL_LAB_COMMAND_STREAM_H_
 

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kernel/lab/command_stream.h"
-#include "sentry/monotonic_clock.h"
+#include "util/monotonic_clock.h"
 
 namespace snare::lab {
 namespace {
@@ -52,7 +52,7 @@ std::expected<BootResult, std::string> BootLabKernel(
   BootResult result;
   bool begun = false, ended = false;
   std::string parse_error;
-  const double t0 = MonotonicSeconds();
+  const double t0 = util::MonotonicSeconds();
   StreamResult r = RunStreaming(QemuCommand(o), "", o.timeout_s, [&](const std::string& line) {
     size_t at = line.find("SNARE-LAB-");
     if (at == std::string::npos) return;
@@ -78,7 +78,7 @@ std::expected<BootResult, std::string> BootLabKernel(
                  (result.checks.back().pass ? " passed" : " FAILED"));
       }
     } else if (tag == "RESULT") {
-      bench::BenchRow row;
+      results::BenchRow row;
       row.suite = j.value("suite", "");
       row.name = j.value("name", "");
       row.platform = "native";
@@ -97,14 +97,14 @@ std::expected<BootResult, std::string> BootLabKernel(
         parse_error = "a result without samples: " + line;
         return;
       }
-      row.value = bench::Median(row.samples);
+      row.value = results::Median(row.samples);
       if (progress) progress(o.variant + ": " + row.suite + " " + row.name);
       result.rows.push_back(std::move(row));
     } else if (tag == "END") {
       ended = true;
     }
   });
-  result.seconds = MonotonicSeconds() - t0;
+  result.seconds = util::MonotonicSeconds() - t0;
   const std::string where = o.variant + " kernel under qemu (" + AccelName(o.accel) + ")";
   if (r.status < 0 && !begun)
     return std::unexpected(where + ", stage boot: cannot run qemu: " + r.tail);

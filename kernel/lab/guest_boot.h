@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/bench_result.h"
+#include "results/bench_result.h"
 
 namespace snare::lab {
 
@@ -39,7 +39,7 @@ struct BootResult {
   std::string kernel;  // uname -r inside
   int cpus = 0;
   std::vector<LabCheck> checks;
-  std::vector<bench::BenchRow> rows;
+  std::vector<results::BenchRow> rows;
   double seconds = 0;
 };
 

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "sentry/atomic_file.h"
+#include "util/atomic_file.h"
 
 extern const unsigned char kLabInitData[];
 extern const unsigned long kLabInitSize;
@@ -62,7 +62,7 @@ std::string BuildInitramfs(std::span<const uint8_t> init_binary) {
 }
 
 std::expected<void, std::string> WriteLabInitramfs(const std::string& path) {
-  return WriteFileAtomically(path, BuildInitramfs(LabInitBytes()));
+  return util::WriteFileAtomically(path, BuildInitramfs(LabInitBytes()));
 }
 
 }  // namespace snare::lab

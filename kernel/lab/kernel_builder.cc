@@ -14,6 +14,7 @@
 
 #include "kernel/lab/command_stream.h"
 #include "kernel/lab/lab_paths.h"
+#include "util/subprocess.h"
 
 namespace snare::lab {
 namespace {
@@ -54,11 +55,9 @@ std::vector<std::string> PatchFiles(const std::string& dir) {
 
 std::string SourceVersion() {
   std::string version;
-  if (FILE* p = popen("dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null", "r")) {
-    char buf[128];
-    while (fgets(buf, sizeof(buf), p)) version += buf;
-    pclose(p);
-  }
+  util::SubprocessResult dpkg =
+      util::RunSubprocess({"dpkg-query", "-W", "-f=${Version}", "linux-source-6.12"});
+  if (dpkg.status == 0) version = dpkg.stdout_data;
   if (version.empty()) {
     struct stat st;
     if (stat(kSourceTarball, &st) == 0) version = "size-" + std::to_string(st.st_size);

@@ -11,8 +11,8 @@ namespace snare::inproc {
 class InprocPlatform : public platform::Platform {
  public:
   std::string_view Name() const override { return "inproc"; }
-  systrap::Mode StubMode() const override { return systrap::Mode::kInproc; }
-  bool SentryAnswersTraps() const override { return false; }
+  std::expected<std::unique_ptr<platform::Machine>, std::string> NewMachine(
+      const platform::MachineConfig& config) const override;
 };
 
 }  // namespace snare::inproc

@@ -12,184 +12,25 @@
 #include <string>
 #include <vector>
 
+#include "abi/syscall_table.h"
 #include "gtest/gtest.h"
-#include "platform/systrap/shared_region.h"
 #include "platform/systrap/stub_image.h"
-#include "sentry/syscall_policy.h"
-#include "sentry/syscall_table.h"
+#include "platform/systrap/sysmsg/shared_region.h"
+#include "policy/bpf_interpreter.h"
+#include "policy/default_policy.h"
 
 namespace snare::systrap {
 namespace {
 
-// The result of running a program: the value of its RET, or an error that names the
-// offending instruction (an opcode the kernel's seccomp checker would reject, a load out of
-// seccomp_data, a jump out of the program, falling off its end).
-struct RunResult {
-  bool ok = false;
-  uint32_t action = 0;
-  std::string error;
-};
+using abi::FindSyscall;
+using abi::kSyscallLimit;
+using policy::Action;
+using policy::BpfResult;
+using policy::DefaultPolicy;
+using policy::PolicyBuilder;
+using policy::RunBpf;
 
-// A classic-BPF interpreter for seccomp programs, after gVisor's pkg/bpf interpreter. It
-// accepts exactly the instructions seccomp_check_filter() (kernel/seccomp.c) accepts and
-// fails loudly on anything else.
-RunResult RunSeccomp(const std::vector<sock_filter>& program, const seccomp_data& data) {
-  RunResult result;
-  auto fail = [&](size_t pc, const char* what) {
-    char buf[160];
-    std::snprintf(
-        buf, sizeof(buf), "pc %zu: %s (code 0x%04x, jt %u, jf %u, k 0x%08x)", pc, what,
-        pc < program.size() ? program[pc].code : 0, pc < program.size() ? program[pc].jt : 0,
-        pc < program.size() ? program[pc].jf : 0, pc < program.size() ? program[pc].k : 0);
-    result.error = buf;
-    return result;
-  };
-  if (program.empty() || program.size() > BPF_MAXINSNS) return fail(0, "bad program length");
-  uint32_t a = 0;
-  uint32_t x = 0;
-  uint32_t mem[BPF_MEMWORDS] = {};
-  bool mem_valid[BPF_MEMWORDS] = {};
-  size_t pc = 0;
-  // Each instruction runs at most once: every jump goes forward.
-  for (size_t steps = 0; steps <= program.size(); ++steps) {
-    if (pc >= program.size()) return fail(pc, "fell off the end of the program");
-    const sock_filter& in = program[pc];
-    const uint16_t code = in.code;
-    const uint32_t k = in.k;
-    switch (BPF_CLASS(code)) {
-      case BPF_LD:
-      case BPF_LDX: {
-        uint32_t value;
-        if (code == (BPF_LD | BPF_W | BPF_ABS)) {
-          if (k % 4 != 0 || k + 4 > sizeof(seccomp_data))
-            return fail(pc, "load outside seccomp_data");
-          std::memcpy(&value, reinterpret_cast<const char*>(&data) + k, 4);
-        } else if (code == (BPF_LD | BPF_W | BPF_LEN) || code == (BPF_LDX | BPF_W | BPF_LEN)) {
-          value = sizeof(seccomp_data);
-        } else if (code == (BPF_LD | BPF_IMM) || code == (BPF_LDX | BPF_IMM)) {
-          value = k;
-        } else if (code == (BPF_LD | BPF_MEM) || code == (BPF_LDX | BPF_MEM)) {
-          if (k >= BPF_MEMWORDS) return fail(pc, "scratch index out of range");
-          if (!mem_valid[k]) return fail(pc, "load from unwritten scratch memory");
-          value = mem[k];
-        } else {
-          return fail(pc, "load the seccomp checker rejects");
-        }
-        (BPF_CLASS(code) == BPF_LD ? a : x) = value;
-        ++pc;
-        break;
-      }
-      case BPF_ST:
-      case BPF_STX:
-        if (code != BPF_ST && code != BPF_STX) return fail(pc, "unknown store");
-        if (k >= BPF_MEMWORDS) return fail(pc, "scratch index out of range");
-        mem[k] = BPF_CLASS(code) == BPF_ST ? a : x;
-        mem_valid[k] = true;
-        ++pc;
-        break;
-      case BPF_ALU: {
-        const uint32_t operand = BPF_SRC(code) == BPF_X ? x : k;
-        switch (BPF_OP(code)) {
-          case BPF_ADD:
-            a += operand;
-            break;
-          case BPF_SUB:
-            a -= operand;
-            break;
-          case BPF_MUL:
-            a *= operand;
-            break;
-          case BPF_DIV:
-            if (operand == 0) return fail(pc, "division by zero");
-            a /= operand;
-            break;
-          case BPF_MOD:
-            if (operand == 0) return fail(pc, "modulo by zero");
-            a %= operand;
-            break;
-          case BPF_AND:
-            a &= operand;
-            break;
-          case BPF_OR:
-            a |= operand;
-            break;
-          case BPF_XOR:
-            a ^= operand;
-            break;
-          case BPF_LSH:
-            if (operand >= 32) return fail(pc, "shift out of range");
-            a <<= operand;
-            break;
-          case BPF_RSH:
-            if (operand >= 32) return fail(pc, "shift out of range");
-            a >>= operand;
-            break;
-          case BPF_NEG:
-            if (BPF_SRC(code) != BPF_K) return fail(pc, "unknown ALU instruction");
-            a = 0 - a;
-            break;
-          default:
-            return fail(pc, "unknown ALU instruction");
-        }
-        ++pc;
-        break;
-      }
-      case BPF_JMP: {
-        size_t next;
-        if (BPF_OP(code) == BPF_JA) {
-          if (code != (BPF_JMP | BPF_JA)) return fail(pc, "unknown jump");
-          next = pc + 1 + k;
-        } else {
-          const uint32_t operand = BPF_SRC(code) == BPF_X ? x : k;
-          bool taken;
-          switch (BPF_OP(code)) {
-            case BPF_JEQ:
-              taken = a == operand;
-              break;
-            case BPF_JGT:
-              taken = a > operand;
-              break;
-            case BPF_JGE:
-              taken = a >= operand;
-              break;
-            case BPF_JSET:
-              taken = (a & operand) != 0;
-              break;
-            default:
-              return fail(pc, "unknown jump");
-          }
-          next = pc + 1 + (taken ? in.jt : in.jf);
-        }
-        if (next >= program.size()) return fail(pc, "jump past the end of the program");
-        pc = next;
-        break;
-      }
-      case BPF_RET:
-        if (code == (BPF_RET | BPF_K)) {
-          result.action = k;
-        } else if (code == (BPF_RET | BPF_A)) {
-          result.action = a;
-        } else {
-          return fail(pc, "unknown return");
-        }
-        result.ok = true;
-        return result;
-      case BPF_MISC:
-        if (code == (BPF_MISC | BPF_TAX)) {
-          x = a;
-        } else if (code == (BPF_MISC | BPF_TXA)) {
-          a = x;
-        } else {
-          return fail(pc, "unknown misc instruction");
-        }
-        ++pc;
-        break;
-      default:
-        return fail(pc, "unknown instruction class");
-    }
-  }
-  return fail(pc, "program did not terminate");
-}
+std::string ActionName(uint32_t action) { return policy::SeccompActionName(action); }
 
 // The stub's text lies in [text_start, text_end); everything else is the guest's.
 constexpr uint64_t kTextStart = 0x7e0000001000;
@@ -218,41 +59,26 @@ seccomp_data Call(int nr, uint64_t ip, std::initializer_list<uint64_t> args = {}
   return data;
 }
 
-std::string ActionName(uint32_t action) {
-  switch (action & SECCOMP_RET_ACTION_FULL) {
-    case SECCOMP_RET_KILL_PROCESS:
-      return "KILL_PROCESS";
-    case SECCOMP_RET_KILL_THREAD:
-      return "KILL_THREAD";
-    case SECCOMP_RET_TRAP:
-      return "TRAP";
-    case SECCOMP_RET_ERRNO:
-      return "ERRNO";
-    case SECCOMP_RET_TRACE:
-      return "TRACE";
-    case SECCOMP_RET_LOG:
-      return "LOG";
-    case SECCOMP_RET_ALLOW:
-      return "ALLOW";
-    default:
-      return "unknown";
-  }
-}
-
 class SeccompProgramTest : public ::testing::Test {
  protected:
-  void SetUp() override { DefaultRules(rules_); }
+  void SetUp() override { Use(DefaultPolicy()); }
 
-  // Builds the program from rules_ and runs it; the action as a name for readable failures.
+  void Use(const PolicyBuilder& builder) {
+    auto table = builder.TryBuild();
+    ASSERT_TRUE(table) << table.error();
+    guest_ = *table;
+  }
+
+  // Builds the program from guest_ and runs it; the action as a name for readable failures.
   std::string Run(const seccomp_data& data) { return Run(TestLayout(), data); }
 
   std::string Run(const StubLayout& layout, const seccomp_data& data) {
-    auto program = BuildSeccompProgram(layout, rules_);
+    auto program = BuildSeccompProgram(layout, guest_);
     if (!program) {
       ADD_FAILURE() << "BuildSeccompProgram: " << program.error();
       return "build failed";
     }
-    RunResult r = RunSeccomp(*program, data);
+    BpfResult r = RunBpf(*program, data);
     if (!r.ok) {
       ADD_FAILURE() << "interpreter: " << r.error;
       return "interpreter failed";
@@ -262,26 +88,15 @@ class SeccompProgramTest : public ::testing::Test {
     return ActionName(r.action);
   }
 
-  PolicyRule rules_[kSyscallLimit];
+  policy::PolicyTable guest_;
 };
 
 TEST_F(SeccompProgramTest, FitsTheKernelLimits) {
-  auto program = BuildSeccompProgram(TestLayout(), rules_);
+  auto program = BuildSeccompProgram(TestLayout(), guest_);
   ASSERT_TRUE(program) << program.error();
   EXPECT_GT(program->size(), 11u);  // the prologue plus libseccomp's part
   EXPECT_LE(program->size(), size_t{BPF_MAXINSNS});
   EXPECT_LE(program->size(), size_t{kMaxFilter});
-}
-
-TEST_F(SeccompProgramTest, InterpreterRejectsUnknownOpcodes) {
-  // BPF_LD|BPF_B|BPF_ABS: fine for sockets, rejected by seccomp.
-  std::vector<sock_filter> program = {BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 0),
-                                      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)};
-  RunResult r = RunSeccomp(program, Call(SYS_getppid, kStubIp));
-  EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("pc 0"), std::string::npos) << r.error;
-  program = {BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0)};
-  EXPECT_FALSE(RunSeccomp(program, Call(SYS_getppid, kStubIp)).ok);  // falls off the end
 }
 
 TEST_F(SeccompProgramTest, GuestCallsTrap) {
@@ -408,22 +223,22 @@ TEST_F(SeccompProgramTest, StubMayNotPtrace) {
 }
 
 TEST_F(SeccompProgramTest, DeniedByDefaultDiesFromTheStub) {
-  ASSERT_EQ(rules_[SYS_reboot].disposition, static_cast<uint8_t>(Disposition::kDeny));
-  ASSERT_EQ(rules_[SYS_init_module].disposition, static_cast<uint8_t>(Disposition::kDeny));
+  ASSERT_EQ(guest_.entries[SYS_reboot].fallback.action, Action::kDeny);
+  ASSERT_EQ(guest_.entries[SYS_init_module].fallback.action, Action::kDeny);
   EXPECT_EQ(Run(Call(SYS_reboot, kStubIp)), "KILL_PROCESS");
   EXPECT_EQ(Run(Call(SYS_init_module, kStubIp)), "KILL_PROCESS");
   EXPECT_EQ(Run(Call(SYS_bpf, kStubIp)), "KILL_PROCESS");
 }
 
 TEST_F(SeccompProgramTest, EveryDeniedSyscallDiesFromTheStub) {
-  auto program = BuildSeccompProgram(TestLayout(), rules_);
+  auto program = BuildSeccompProgram(TestLayout(), guest_);
   ASSERT_TRUE(program) << program.error();
   for (int nr = 0; nr < kSyscallLimit; ++nr) {
     if (!FindSyscall(static_cast<uint64_t>(nr))) continue;
-    auto d = static_cast<Disposition>(rules_[nr].disposition);
-    if (d != Disposition::kDeny && d != Disposition::kKill) continue;
+    Action d = guest_.entries[nr].fallback.action;
+    if (d != Action::kDeny && d != Action::kKill) continue;
     SCOPED_TRACE(FindSyscall(static_cast<uint64_t>(nr))->name);
-    RunResult r = RunSeccomp(*program, Call(nr, kStubIp));
+    BpfResult r = RunBpf(*program, Call(nr, kStubIp));
     ASSERT_TRUE(r.ok) << r.error;
     EXPECT_EQ(ActionName(r.action), "KILL_PROCESS");
   }
@@ -431,19 +246,22 @@ TEST_F(SeccompProgramTest, EveryDeniedSyscallDiesFromTheStub) {
 
 TEST_F(SeccompProgramTest, OverriddenRulesDieFromTheStub) {
   EXPECT_EQ(Run(Call(SYS_getppid, kStubIp)), "ALLOW");
-  rules_[SYS_getppid].disposition = static_cast<uint8_t>(Disposition::kDeny);
-  rules_[SYS_getppid].deny_errno = 13;
+  Use(DefaultPolicy().Deny(SYS_getppid, 13));
   EXPECT_EQ(Run(Call(SYS_getppid, kStubIp)), "KILL_PROCESS");
   EXPECT_EQ(Run(Call(SYS_getppid, 0x401000)), "TRAP");
 
-  DefaultRules(rules_);
-  rules_[SYS_getpid].disposition = static_cast<uint8_t>(Disposition::kKill);
+  Use(DefaultPolicy().Kill(SYS_getpid));
   EXPECT_EQ(Run(Call(SYS_getpid, kStubIp)), "KILL_PROCESS");
   EXPECT_EQ(Run(Call(SYS_getppid, kStubIp)), "ALLOW");
+
+  // A denied call that also has stub-range rules (dup2 onto reserved fds) compiles.
+  Use(DefaultPolicy().Deny(SYS_dup2, 13));
+  EXPECT_EQ(Run(Call(SYS_dup2, kStubIp, {3, 4})), "KILL_PROCESS");
+  EXPECT_EQ(Run(Call(SYS_dup2, kStubIp, {3, kStubFd})), "KILL_PROCESS");
 }
 
 TEST_F(SeccompProgramTest, BrokeredSyscallsRunFromTheStub) {
-  ASSERT_EQ(rules_[SYS_uname].disposition, static_cast<uint8_t>(Disposition::kBroker));
+  ASSERT_EQ(guest_.entries[SYS_uname].fallback.action, Action::kBroker);
   EXPECT_EQ(Run(Call(SYS_uname, kStubIp)), "ALLOW");
 }
 
@@ -451,7 +269,7 @@ TEST_F(SeccompProgramTest, RejectsTextAcrossA4GiBBoundary) {
   StubLayout layout = TestLayout();
   layout.text_start = 0x7e00fffff000;
   layout.text_end = 0x7e0100001000;
-  auto program = BuildSeccompProgram(layout, rules_);
+  auto program = BuildSeccompProgram(layout, guest_);
   ASSERT_FALSE(program);
   EXPECT_NE(program.error().find("4 GiB"), std::string::npos) << program.error();
 }

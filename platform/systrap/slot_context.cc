@@ -8,6 +8,8 @@
 
 namespace snare::systrap {
 
+static_assert(kMaxDepth == platform::kMaxTrapDepth);
+
 namespace {
 template <typename T>
 T Load(const T& v) {
@@ -22,16 +24,17 @@ bool SlotContext::Gone() const {
   return Load(slot_->state) == kSlotFree || Load(slot_->generation) != generation_;
 }
 
-void SlotContext::Answer(const platform::Reply& reply) {
+void SlotContext::Answer(const policy::Verdict& reply) {
   Frame& f = slot_->frames[answering_depth_];
   switch (reply.kind) {
-    case platform::Reply::kPassthrough:
+    case policy::Verdict::kPassthrough:
       f.action = kActionPassthrough;
       break;
-    case platform::Reply::kReturn:
+    case policy::Verdict::kReturn:
       f.action = kActionReturn;
       break;
-    case platform::Reply::kKill:
+    case policy::Verdict::kKill:
+    case policy::Verdict::kBroker:  // unresolved: the sentry never sends it
       f.action = kActionKill;
       break;
   }
@@ -67,7 +70,7 @@ bool SlotContext::TakeRequest(platform::SyscallRequest* out) {
   return false;
 }
 
-platform::Event SlotContext::Switch(const platform::Reply* reply) {
+platform::Event SlotContext::Switch(const policy::Verdict* reply) {
   if (reply) Answer(*reply);
   platform::Event event;
   for (;;) {

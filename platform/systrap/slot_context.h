@@ -7,7 +7,7 @@
 #include <functional>
 
 #include "platform/platform.h"
-#include "platform/systrap/shared_region.h"
+#include "platform/systrap/sysmsg/shared_region.h"
 
 namespace snare::systrap {
 
@@ -16,13 +16,13 @@ class SlotContext : public platform::Context {
   // yield suspends the calling Task until the dispatcher resumes it.
   SlotContext(Slot* slot, std::function<void()> yield);
 
-  platform::Event Switch(const platform::Reply* reply) override;
+  platform::Event Switch(const policy::Verdict* reply) override;
   bool Completed(uint32_t depth, uint64_t seq, int64_t* result) const override;
 
   uint64_t generation() const { return generation_; }
 
  private:
-  void Answer(const platform::Reply& reply);
+  void Answer(const policy::Verdict& reply);
   bool TakeRequest(platform::SyscallRequest* out);
   bool Gone() const;
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "platform/systrap/shared_region.h"
+#include "platform/systrap/sysmsg/shared_region.h"
 
 namespace snare::systrap {
 namespace {

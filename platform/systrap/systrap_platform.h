@@ -9,8 +9,8 @@ namespace snare::systrap {
 class SystrapPlatform : public platform::Platform {
  public:
   std::string_view Name() const override { return "systrap"; }
-  Mode StubMode() const override { return Mode::kSystrap; }
-  bool SentryAnswersTraps() const override { return true; }
+  std::expected<std::unique_ptr<platform::Machine>, std::string> NewMachine(
+      const platform::MachineConfig& config) const override;
 };
 
 }  // namespace snare::systrap

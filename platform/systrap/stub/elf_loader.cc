@@ -5,9 +5,9 @@
 #include <elf.h>
 #include <linux/mman.h>
 
-#include "platform/systrap/shared_region.h"
 #include "platform/systrap/stub/raw_syscall.h"
 #include "platform/systrap/stub/stub_runtime.h"
+#include "platform/systrap/sysmsg/shared_region.h"
 
 namespace snare::stub {
 namespace {

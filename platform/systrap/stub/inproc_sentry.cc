@@ -6,7 +6,8 @@
 #include "platform/systrap/stub/raw_syscall.h"
 #include "platform/systrap/stub/slot_client.h"
 #include "platform/systrap/stub/stub_runtime.h"
-#include "sentry/trace_line.h"
+#include "policy/evaluator.h"
+#include "trace/trace_line.h"
 
 namespace snare::stub {
 namespace {
@@ -28,7 +29,7 @@ struct Job {
   enum Kind { kDecide, kTrace } kind;
   Slot* slot;
   uint32_t depth;
-  Verdict verdict;
+  policy::Verdict verdict;
   bool has_result;
   int64_t result;
   const char* annotation;
@@ -37,9 +38,9 @@ struct Job {
 // Parked fiber per (slot, depth); private to this process (copied on fork).
 void* g_fibers[kMaxSlots][kMaxDepth];
 
-PolicyContext Policy() {
-  PolicyContext ctx;
-  ctx.rules = reinterpret_cast<const PolicyRule*>(g_stub.header->policy);
+policy::PolicyContext Policy() {
+  policy::PolicyContext ctx;
+  ctx.table = &g_stub.header->policy;
   ctx.protected_ranges = systrap::kProtectedRanges;
   ctx.protected_count = systrap::kProtectedRangeCount;
   ctx.first_reserved_fd = systrap::kFirstReservedFd;
@@ -50,14 +51,14 @@ PolicyContext Policy() {
 void RunJob(Job* job) {
   Frame& f = job->slot->frames[job->depth];
   if (job->kind == Job::kDecide) {
-    job->verdict = Decide(Policy(), f.nr, f.args);
+    job->verdict = policy::Decide(Policy(), f.nr, f.args);
     return;
   }
   char line[512];
-  TraceCall call = {
+  trace::TraceCall call = {
       job->slot->tid, f.nr, f.args, {f.strings[0], f.strings[1]}, systrap::kTraceString};
-  size_t n =
-      FormatTraceLine(line, sizeof(line), call, job->has_result, job->result, job->annotation);
+  size_t n = trace::FormatTraceLine(line, sizeof(line), call, job->has_result, job->result,
+                                    job->annotation);
   WriteAll(systrap::kTraceFd, line, n);
 }
 
@@ -95,7 +96,7 @@ void InprocResetSlot(uint32_t slot_index) {
   for (uint32_t d = 0; d < kMaxDepth; ++d) g_fibers[slot_index][d] = nullptr;
 }
 
-Verdict InprocDecide(Slot* slot, uint32_t depth, uint64_t, const uint64_t*) {
+policy::Verdict InprocDecide(Slot* slot, uint32_t depth, uint64_t, const uint64_t*) {
   Job job = {Job::kDecide, slot, depth, {}, false, 0, nullptr};
   RunOnFiber(&job);
   return job.verdict;

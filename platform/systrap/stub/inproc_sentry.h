@@ -6,8 +6,8 @@
 
 #include <stdint.h>
 
-#include "platform/systrap/shared_region.h"
-#include "sentry/syscall_policy.h"
+#include "platform/systrap/sysmsg/shared_region.h"
+#include "policy/verdict.h"
 
 namespace snare::stub {
 
@@ -16,7 +16,8 @@ void InprocInit();
 // Forgets the fibers of a slot this process is about to use for a new thread.
 void InprocResetSlot(uint32_t slot_index);
 
-Verdict InprocDecide(systrap::Slot* slot, uint32_t depth, uint64_t nr, const uint64_t args[6]);
+policy::Verdict InprocDecide(systrap::Slot* slot, uint32_t depth, uint64_t nr,
+                             const uint64_t args[6]);
 // Writes the --trace line for a finished call (when tracing).
 void InprocTrace(systrap::Slot* slot, uint32_t depth, bool has_result, int64_t result,
                  const char* annotation);

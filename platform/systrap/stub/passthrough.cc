@@ -8,11 +8,11 @@
 #include <linux/sched.h>
 #include <linux/stat.h>
 
-#include "platform/systrap/shared_region.h"
 #include "platform/systrap/stub/elf_loader.h"
 #include "platform/systrap/stub/raw_syscall.h"
 #include "platform/systrap/stub/slot_client.h"
 #include "platform/systrap/stub/stub_runtime.h"
+#include "platform/systrap/sysmsg/shared_region.h"
 
 // The pathname the stub passes to execveat(kStubFd, ...). The seccomp filter only lets the
 // stub exec with this exact pointer, which lies in sealed read-only memory.
@@ -20,6 +20,13 @@ extern "C" __attribute__((used, aligned(8))) const char kStubEmptyPath[8] = "";
 
 namespace snare::stub {
 namespace {
+
+using abi::FpstateSize;
+using abi::kSaRestorer;
+using abi::KSigaction;
+using abi::kSigsysBit;
+using abi::KStack;
+using abi::KUcontext;
 
 using systrap::Slot;
 

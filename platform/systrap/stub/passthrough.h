@@ -6,13 +6,13 @@
 
 #include <stdint.h>
 
-#include "platform/systrap/stub/kernel_abi.h"
+#include "abi/signal_frame.h"
 
 namespace snare::stub {
 
 // Runs syscall nr with args on behalf of the guest thread whose registers are in uc.
 // May not return (execve, exit, rt_sigreturn).
-long ExecutePassthrough(uint64_t nr, const uint64_t args[6], KUcontext* uc, uint32_t depth);
+long ExecutePassthrough(uint64_t nr, const uint64_t args[6], abi::KUcontext* uc, uint32_t depth);
 
 extern "C" void StubRestoreRt();
 

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "platform/systrap/shared_region.h"
+#include "platform/systrap/sysmsg/shared_region.h"
 
 namespace snare::stub {
 

@@ -11,7 +11,6 @@
 #include <linux/prctl.h>
 #include <linux/seccomp.h>
 
-#include "platform/systrap/shared_region.h"
 #include "platform/systrap/stub/elf_loader.h"
 #include "platform/systrap/stub/inproc_sentry.h"
 #include "platform/systrap/stub/passthrough.h"
@@ -19,6 +18,7 @@
 #include "platform/systrap/stub/slot_client.h"
 #include "platform/systrap/stub/stub_runtime.h"
 #include "platform/systrap/stub/trap_handler.h"
+#include "platform/systrap/sysmsg/shared_region.h"
 
 extern "C" char __executable_start[];
 extern "C" char _end[];
@@ -26,6 +26,13 @@ extern "C" [[noreturn]] void StubEnterGuest(uint64_t entry, uint64_t sp);
 
 namespace snare::stub {
 namespace {
+
+using abi::kSaNodefer;
+using abi::kSaRestorer;
+using abi::kSaSiginfo;
+using abi::KSigaction;
+using abi::kSigsys;
+using abi::kSigsysBit;
 
 using systrap::Header;
 

@@ -2,8 +2,8 @@
 
 #include <asm/unistd.h>
 
+#include "abi/errno_name.h"
 #include "platform/systrap/stub/raw_syscall.h"
-#include "sentry/errno_name.h"
 
 extern "C" {
 
@@ -99,7 +99,7 @@ void Fatal(const char* msg, const char* detail, long err, int status) {
   LineWriter w(buf, sizeof(buf) - 1);
   w.Str("snare-stub: ").Str(msg);
   if (detail) w.Str(": ").Str(detail);
-  if (err < 0) w.Str(": ").Str(ErrnoDescription(static_cast<int>(-err)));
+  if (err < 0) w.Str(": ").Str(abi::ErrnoDescription(static_cast<int>(-err)));
   w.Char('\n');
   WriteAll(2, w.data(), w.size());
   for (;;) Sys(__NR_exit_group, status);

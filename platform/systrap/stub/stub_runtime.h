@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sentry/line_writer.h"
+#include "trace/line_writer.h"
 
 extern "C" {
 void* memcpy(void* dst, const void* src, size_t n);
@@ -18,7 +18,7 @@ size_t strlen(const char* s);
 
 namespace snare::stub {
 
-using snare::LineWriter;
+using trace::LineWriter;
 
 int StrCmp(const char* a, const char* b);
 bool StartsWith(const char* s, const char* prefix);

@@ -3,17 +3,25 @@
 #include <asm-generic/errno.h>
 #include <asm/unistd.h>
 
-#include "platform/systrap/shared_region.h"
+#include "abi/syscall_table.h"
 #include "platform/systrap/stub/inproc_sentry.h"
 #include "platform/systrap/stub/passthrough.h"
 #include "platform/systrap/stub/raw_syscall.h"
 #include "platform/systrap/stub/slot_client.h"
 #include "platform/systrap/stub/stub_runtime.h"
-#include "sentry/syscall_table.h"
+#include "platform/systrap/sysmsg/shared_region.h"
 
 namespace snare::stub {
 namespace {
 
+using abi::ArgKind;
+using abi::KSigaction;
+using abi::KSiginfo;
+using abi::kSigsys;
+using abi::kSigsysBit;
+using abi::kSysSeccomp;
+using abi::KUcontext;
+using policy::Verdict;
 using systrap::Frame;
 using systrap::Slot;
 
@@ -28,7 +36,7 @@ using systrap::Slot;
 
 // Copies the first two path arguments for --trace. Only when tracing: a bad pointer
 // faults here where the kernel would have returned EFAULT.
-void CopyTraceStrings(Frame* f, const SyscallInfo* info) {
+void CopyTraceStrings(Frame* f, const abi::SyscallInfo* info) {
   f->strings[0][0] = f->strings[1][0] = 0;
   if (!info) return;
   int used = 0;
@@ -45,11 +53,10 @@ void CopyTraceStrings(Frame* f, const SyscallInfo* info) {
 }
 
 void Count(Slot* slot, uint64_t nr, int64_t result, uint64_t overhead, uint64_t in_syscall) {
-  if (nr >= static_cast<uint64_t>(kSyscallLimit)) return;
+  if (nr >= static_cast<uint64_t>(abi::kSyscallLimit)) return;
   // Only this thread writes its slot's counters; each is one add instruction, which a
   // nested trap (guest signal handler) cannot split, so no lock prefix is needed.
-  volatile systrap::SyscallCounters& c =
-      systrap::StatsAt(g_stub.header, SlotIndex(slot))->per_nr[nr];
+  volatile systrap::TrapCounters& c = systrap::StatsAt(g_stub.header, SlotIndex(slot))->per_nr[nr];
   c.calls = c.calls + 1;
   if (result < 0 && result >= -4095) c.errors = c.errors + 1;
   c.overhead_ticks = c.overhead_ticks + overhead;
@@ -82,7 +89,7 @@ extern "C" void StubSigsysHandler(int, KSiginfo* info, KUcontext* uc) {
   f->args[5] = uc->mc.r9;
   f->rip = uc->mc.rip;
   bool tracing = g_stub.header->trace;
-  if (tracing) CopyTraceStrings(f, FindSyscall(nr));
+  if (tracing) CopyTraceStrings(f, abi::FindSyscall(nr));
   f->seq++;
 
   const bool inproc = g_stub.mode == systrap::Mode::kInproc;

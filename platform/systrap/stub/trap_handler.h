@@ -3,13 +3,13 @@
 #ifndef SNARE_PLATFORM_SYSTRAP_STUB_TRAP_HANDLER_H_
 #define SNARE_PLATFORM_SYSTRAP_STUB_TRAP_HANDLER_H_
 
-#include "platform/systrap/stub/kernel_abi.h"
+#include "abi/signal_frame.h"
 
 namespace snare::stub {
 
 // Installed with SA_SIGINFO | SA_NODEFER and an empty mask, so guest signals can interrupt
 // a blocking passthrough syscall exactly as they would interrupt it natively.
-extern "C" void StubSigsysHandler(int sig, KSiginfo* info, KUcontext* uc);
+extern "C" void StubSigsysHandler(int sig, abi::KSiginfo* info, abi::KUcontext* uc);
 
 }  // namespace snare::stub
 

@@ -1,0 +1,24 @@
+// One measured point of `snare bench`: a progress label, how to take one repetition's
+// samples, and the row the median will be stored in.
+#ifndef SNARE_BENCH_BENCH_STEP_H_
+#define SNARE_BENCH_BENCH_STEP_H_
+
+#include <expected>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "results/bench_result.h"
+
+namespace snare::bench {
+
+struct BenchStep {
+  std::string label;
+  std::function<std::expected<std::vector<double>, std::string>()> measure;
+  results::BenchRow row;   // without value/samples
+  int max_reps = 1 << 30;  // long real workloads run in fewer rounds
+};
+
+}  // namespace snare::bench
+
+#endif  // SNARE_BENCH_BENCH_STEP_H_

@@ -1,0 +1,54 @@
+#include "bench/suites.h"
+
+namespace snare::bench {
+
+void AddLadderSuite(BenchContext& context, std::vector<BenchStep>* steps) {
+  struct Rung {
+    std::string name, platform, mode;
+    std::vector<std::string> flags;
+    int cpu;
+  };
+  const std::vector<Rung> rungs = {
+      {"native", "native", "native", {}, -1},
+      {"filter-allow", "native", "allow", {}, -1},
+      {"filter-errno", "native", "errno", {}, -1},
+      {"signal-floor", "native", "sigsys", {}, -1},
+      {"inproc", "inproc", "native", {}, -1},
+      {"systrap", "systrap", "native", {}, -1},
+      {"systrap-futex", "systrap", "native", {"--spin=0"}, -1},
+      {"systrap-1cpu", "systrap", "native", {"--spin=0"}, 0},
+  };
+  const BenchOptions& o = context.options();
+  for (const std::string subject : {"getppid", "read4k", "openat-close"}) {
+    if (!o.subjects.count(subject)) continue;
+    long calls = o.quick ? (subject == "getppid" ? 20000 : 10000) : 200000;
+    for (const Rung& rung : rungs) {
+      if (!o.rungs.count(rung.name)) continue;
+      // The slow rungs get fewer calls: the same precision in a fraction of the time.
+      long n = rung.name == "systrap-futex" || rung.name == "systrap-1cpu" ? calls / 10 : calls;
+      std::vector<std::string> argv =
+          context.Workload({"trap-loop", rung.mode, subject, std::to_string(n)});
+      if (rung.platform != "native") argv = context.UnderSnare(rung.platform, rung.flags, argv);
+      const int cpu = rung.cpu;
+      BenchStep step;
+      step.label = "ladder " + subject + " " + rung.name;
+      step.measure = [argv, cpu]() -> std::expected<std::vector<double>, std::string> {
+        auto j = BenchContext::RunJson(argv, cpu);
+        if (!j) return std::unexpected(j.error());
+        return std::vector<double>{(*j)["ns_per_call"].get<double>()};
+      };
+      step.row = {"ladder",
+                  rung.name,
+                  rung.platform,
+                  {{"syscall", subject}, {"calls", std::to_string(n)}},
+                  0,
+                  "ns/call",
+                  {}};
+      if (!rung.flags.empty()) step.row.params["flags"] = rung.flags[0];
+      if (cpu >= 0) step.row.params["cpus"] = "1";
+      steps->push_back(std::move(step));
+    }
+  }
+}
+
+}  // namespace snare::bench

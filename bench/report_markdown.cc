@@ -1,0 +1,281 @@
+// RenderMarkdown: the run's header, then one section per suite.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bench/report.h"
+#include "bench/report_format.h"
+#include "results/line_fit.h"
+
+namespace snare::bench {
+namespace {
+
+using results::BenchRow;
+using results::BenchRun;
+using results::FitLine;
+
+// The row measured on `platform`, or null.
+const BenchRow* OnPlatform(const std::map<std::string, const BenchRow*>& by_platform,
+                           const std::string& platform) {
+  auto it = by_platform.find(platform);
+  return it == by_platform.end() ? nullptr : it->second;
+}
+
+// One value cell per platform (blank where the point was not measured on it).
+void AddValueCells(std::vector<std::string>& line,
+                   const std::map<std::string, const BenchRow*>& by_platform,
+                   const std::vector<std::string>& platforms, bool with_unit) {
+  for (const auto& p : platforms) line.push_back(ValueCell(OnPlatform(by_platform, p), with_unit));
+}
+
+// `section` of each platform's rows, under a "### PLATFORM" heading when there are several.
+template <typename Section>
+std::string PerPlatform(const std::vector<const BenchRow*>& rows, Section section) {
+  auto groups = ByPlatform(rows);
+  std::string out;
+  for (const auto& [platform, group] : groups) {
+    if (groups.size() > 1) out += "### " + platform + "\n\n";
+    out += section(group);
+  }
+  return out;
+}
+
+std::string LadderSection(const std::vector<const BenchRow*>& rows) {
+  std::vector<std::string> syscalls;
+  for (const BenchRow* row : rows) AddOnce(syscalls, Param(*row, "syscall"));
+  std::string out;
+  for (const auto& syscall : syscalls) {
+    double native = kNaN, floor = kNaN;
+    for (const BenchRow* row : rows) {
+      if (Param(*row, "syscall") != syscall) continue;
+      if (row->name == "native" && std::isnan(native)) native = row->value;
+      if (row->name == "signal-floor" && std::isnan(floor)) floor = row->value;
+    }
+    std::vector<std::vector<std::string>> table;
+    for (const BenchRow* row : rows) {
+      if (Param(*row, "syscall") != syscall) continue;
+      table.push_back({row->name, row->platform, FormatNumber(row->value),
+                       FormatRatio(Ratio(row->value, native)),
+                       FormatRatio(Ratio(row->value, floor))});
+    }
+    out += "### " + (syscall.empty() ? std::string("(no syscall given)") : syscall) + "\n\n";
+    out += MarkdownTable({"rung", "platform", "ns/call", "x native", "x signal floor"}, table,
+                         "llrrr");
+    out += "\n";
+  }
+  return out;
+}
+
+std::string Percent(double fraction) {
+  if (!std::isfinite(fraction)) return "n/a";
+  return fmt::format("{:.1f}%", fraction * 100);
+}
+
+std::string DepthFitText(const std::vector<const BenchRow*>& rows) {
+  std::vector<double> xs, ys;
+  for (const BenchRow* row : rows) {
+    double depth = ParseNumber(Param(*row, "depth"));
+    if (std::isfinite(depth)) {
+      xs.push_back(depth);
+      ys.push_back(row->value);
+    }
+  }
+  auto fit = FitLine(xs, ys);
+  if (!fit) return "Slope: not fitted (" + fit.error() + ").\n";
+  std::string out = "Slope: " + FormatNumber(fit->slope) + " ns/level";
+  if (std::isnan(fit->slope_ci95)) {
+    out += " (no 95% CI: it needs at least 3 depths)";
+  } else {
+    out += " (95% CI " + FormatNumber(fit->slope - fit->slope_ci95) + " to " +
+           FormatNumber(fit->slope + fit->slope_ci95) + ", t with " +
+           std::to_string(fit->points - 2) + " df over " + std::to_string(fit->points) + " depths)";
+  }
+  out += ", intercept " + FormatNumber(fit->intercept) + " ns at depth 0.\n\n";
+
+  auto share = [&](double d) { return Ratio(fit->slope * d, fit->intercept + fit->slope * d); };
+  out +=
+      "Implied ucount share of a trap at depth d: share(d) = slope*d / (intercept + "
+      "slope*d): " +
+      Percent(share(1)) + " at d = 1";
+  for (const BenchRow* row : rows) {
+    double caller = ParseNumber(Param(*row, "caller_depth"));
+    if (std::isfinite(caller)) {
+      out += ", " + Percent(share(caller)) + " at d = " + Param(*row, "caller_depth") +
+             " (the caller's depth)";
+      break;
+    }
+  }
+  return out + ".\n";
+}
+
+std::string DepthSection(const std::vector<const BenchRow*>& rows) {
+  return PerPlatform(rows, [](const std::vector<const BenchRow*>& group) {
+    std::vector<std::vector<std::string>> table;
+    for (const BenchRow* row : SortedBy(group, "depth")) {
+      table.push_back({Param(*row, "depth"), FormatNumber(row->value)});
+    }
+    return MarkdownTable({"depth", "ns/trap"}, table, "rr") + "\n" + DepthFitText(group) + "\n";
+  });
+}
+
+std::string ContentionSection(const std::vector<const BenchRow*>& rows) {
+  return PerPlatform(rows, [](const std::vector<const BenchRow*>& group) {
+    std::vector<std::string> modes = {"same-ns", "sibling-ns", "distinct-uid"};
+    std::vector<std::string> tasks;
+    for (const BenchRow* row : SortedBy(group, "tasks")) {
+      AddOnce(modes, Param(*row, "mode"));
+      AddOnce(tasks, Param(*row, "tasks"));
+    }
+    const std::string unit = CommonUnit(group);
+    // Rates of a million or so read best in one scale: "0.87 M" beside "1.06 M".
+    double largest = 0;
+    for (const BenchRow* row : group) largest = std::max(largest, std::fabs(row->value));
+    const bool millions = !unit.empty() && largest >= 1e5;
+    std::vector<std::vector<std::string>> table;
+    for (const auto& t : tasks) {
+      std::vector<std::string> line = {t};
+      for (const auto& mode : modes) {
+        const BenchRow* found = nullptr;
+        for (const BenchRow* row : group) {
+          if (Param(*row, "tasks") == t && Param(*row, "mode") == mode) found = row;
+        }
+        line.push_back(found && millions ? fmt::format("{:.2f} M", found->value / 1e6)
+                                         : ValueCell(found, unit.empty()));
+      }
+      table.push_back(line);
+    }
+    std::vector<std::string> header = {"tasks"};
+    header.insert(header.end(), modes.begin(), modes.end());
+    return "Traps/s per process, by number of trapping tasks and how they share ucounts" +
+           (unit.empty() || unit == "traps/s" ? "" : " (in " + unit + ")") + ".\n\n" +
+           MarkdownTable(header, table, "r") + "\n";
+  });
+}
+
+std::string WorkloadSection(const std::vector<const BenchRow*>& rows) {
+  std::vector<std::pair<std::string, std::string>> points;  // (workload, tasks)
+  std::vector<std::string> platforms = {"native", "inproc", "systrap"};
+  for (const BenchRow* row : rows) {
+    std::pair<std::string, std::string> point = {row->name, Param(*row, "tasks")};
+    if (std::find(points.begin(), points.end(), point) == points.end()) points.push_back(point);
+    AddOnce(platforms, row->platform);
+  }
+  const std::string unit = CommonUnit(rows);
+  std::vector<std::vector<std::string>> table;
+  for (const auto& [workload, tasks] : points) {
+    std::map<std::string, const BenchRow*> by_platform;
+    for (const BenchRow* row : rows) {
+      if (row->name == workload && Param(*row, "tasks") == tasks) {
+        by_platform.emplace(row->platform, row);
+      }
+    }
+    std::vector<std::string> line = {workload, tasks};
+    AddValueCells(line, by_platform, platforms, unit.empty());
+    const BenchRow* native = OnPlatform(by_platform, "native");
+    const BenchRow* systrap = OnPlatform(by_platform, "systrap");
+    line.push_back(native && systrap && native->unit == systrap->unit
+                       ? FormatRatio(Ratio(systrap->value, native->value))
+                       : "");
+    table.push_back(line);
+  }
+  std::vector<std::string> header = {"workload", "tasks"};
+  header.insert(header.end(), platforms.begin(), platforms.end());
+  header.push_back("systrap/native");
+  return UnitNote(unit) + MarkdownTable(header, table, "lr") + "\n";
+}
+
+std::string PeerColumn(const std::string& platform) {
+  if (platform == "systrap") return "snare systrap";
+  if (platform == "strace") return "strace -f";
+  return platform;
+}
+
+std::string PeerSection(const std::vector<const BenchRow*>& rows) {
+  std::vector<std::string> subjects;
+  std::vector<std::string> platforms = {"native", "systrap", "runsc-ptrace", "proot", "strace"};
+  for (const BenchRow* row : rows) {
+    AddOnce(subjects, row->name);
+    AddOnce(platforms, row->platform);
+  }
+  const std::string unit = CommonUnit(rows);
+  std::vector<std::vector<std::string>> table;
+  for (const auto& subject : subjects) {
+    std::map<std::string, const BenchRow*> by_platform;
+    for (const BenchRow* row : rows) {
+      if (row->name == subject) by_platform.emplace(row->platform, row);
+    }
+    std::vector<std::string> line = {subject};
+    AddValueCells(line, by_platform, platforms, unit.empty());
+    std::string ratios;
+    const BenchRow* snare = OnPlatform(by_platform, "systrap");
+    for (const auto& p : platforms) {
+      const BenchRow* peer = OnPlatform(by_platform, p);
+      if (p == "native" || p == "systrap" || !peer || !snare || peer->unit != snare->unit) {
+        continue;
+      }
+      std::string r = FormatRatio(Ratio(peer->value, snare->value));
+      if (r.empty()) continue;
+      if (!ratios.empty()) ratios += ", ";
+      ratios += PeerColumn(p) + " " + r + "x";
+    }
+    line.push_back(ratios);
+    table.push_back(line);
+  }
+  std::vector<std::string> header = {"subject"};
+  for (const auto& p : platforms) header.push_back(PeerColumn(p));
+  header.push_back("peer/snare ratios");
+  std::string align(header.size(), 'r');
+  align.front() = align.back() = 'l';
+  return UnitNote(unit) + MarkdownTable(header, table, align) + "\n";
+}
+
+std::string OtherSection(const std::vector<const BenchRow*>& rows) {
+  std::vector<std::vector<std::string>> table;
+  for (const BenchRow* row : rows) {
+    table.push_back(
+        {row->name, row->platform, FormatParams(row->params), FormatNumber(row->value), row->unit});
+  }
+  return MarkdownTable({"name", "platform", "params", "value", "unit"}, table, "lllrl") + "\n";
+}
+
+}  // namespace
+
+std::string RenderMarkdown(const BenchRun& run) {
+  std::string out = "# snare bench run " + std::to_string(run.id) + "\n\n";
+  out += "- date: " + run.started_at + "\n";
+  out += "- kernel: " + KernelText(run) + "\n";
+  out += "- CPU: " + run.cpu_model + "\n";
+  out += "- cores: " + std::to_string(run.cores) + "\n";
+  out += "- revision: " + run.revision + "\n";
+  out += "- command: " + Code(run.command) + "\n";
+  out += "- duration: " + fmt::format("{:.1f}", run.duration_s) + " s" +
+         (run.quick ? " (quick run: fewer repetitions)" : "") + "\n";
+  for (const auto& suite : SuitesInOrder({&run})) {
+    auto rows = RowsOf(run, suite);
+    if (rows.empty()) continue;
+    while (out.size() >= 2 && out.ends_with("\n\n")) out.pop_back();
+    out += "\n## " + suite + "\n\n";
+    if (suite == "ladder") {
+      out += LadderSection(rows);
+    } else if (suite == "depth") {
+      out += DepthSection(rows);
+    } else if (suite == "contention") {
+      out += ContentionSection(rows);
+    } else if (suite == "workload") {
+      out += WorkloadSection(rows);
+    } else if (suite == "peer") {
+      out += PeerSection(rows);
+    } else {
+      out += OtherSection(rows);
+    }
+  }
+  while (out.ends_with("\n\n")) out.pop_back();
+  return out;
+}
+
+}  // namespace snare::bench

@@ -1,0 +1,30 @@
+// The suites of `snare bench`, each adding its measured points (see bench_options.h for
+// what each measures). One file per suite: ladder_suite.cc, depth_suite.cc, ...
+#ifndef SNARE_BENCH_SUITES_H_
+#define SNARE_BENCH_SUITES_H_
+
+#include <vector>
+
+#include "bench/bench_context.h"
+#include "bench/bench_step.h"
+
+namespace snare::bench {
+
+// One syscall per rung, from native through the filters and the signal floor to both
+// platforms.
+void AddLadderSuite(BenchContext& context, std::vector<BenchStep>* steps);
+// The signal floor at user-namespace depth 0..max (one sweep per round; sets
+// context.caller_depth).
+void AddDepthSuite(BenchContext& context, std::vector<BenchStep>* steps);
+// 1..max_tasks trapping processes in three ucount-sharing modes.
+void AddContentionSuite(BenchContext& context, std::vector<BenchStep>* steps);
+// The seed threads' workloads natively and under both platforms.
+void AddWorkloadSuite(BenchContext& context, std::vector<BenchStep>* steps);
+// gVisor's ptrace platform, proot and strace -f beside snare.
+void AddPeerSuite(BenchContext& context, std::vector<BenchStep>* steps);
+// The sentry's memory per guest thread.
+void AddMemorySuite(BenchContext& context, std::vector<BenchStep>* steps);
+
+}  // namespace snare::bench
+
+#endif  // SNARE_BENCH_SUITES_H_

@@ -1,0 +1,131 @@
+#include "bench/workload_programs.h"
+
+#include <benchmark/benchmark.h>
+#include <pthread.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "bench/syscall_subject.h"
+#include "bench/trap_filter.h"
+#include "bench/trap_sweeps.h"
+#include "bench/workloads/seed_workloads.h"
+
+namespace snare::bench {
+namespace {
+
+int Fail(const std::string& message) {
+  fprintf(stderr, "snare %s: %s\n", kWorkloadCommand, message.c_str());
+  return 2;
+}
+
+// Captures the one run's real time per iteration.
+class CaptureReporter : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs) ns_per_iteration = run.GetAdjustedRealTime();
+  }
+  double ns_per_iteration = -1;
+};
+
+pthread_barrier_t g_barrier;
+
+void* WaitAtBarrier(void*) {
+  pthread_barrier_wait(&g_barrier);
+  return nullptr;
+}
+
+}  // namespace
+
+int RunTrapLoop(std::string_view mode_name, std::string_view subject_name, long calls) {
+  auto mode = ParseFilterMode(mode_name);
+  if (!mode) return Fail(mode.error());
+  auto subject = SyscallSubject::Create(subject_name);
+  if (!subject) return Fail(subject.error());
+  SyscallSubject* s = &*subject;
+  benchmark::RegisterBenchmark(std::string(subject_name).c_str(),
+                               [s](benchmark::State& state) {
+                                 for (auto _ : state) s->Call();
+                               })
+      ->Iterations(calls)
+      ->Unit(benchmark::kNanosecond);
+  int argc = 1;
+  char arg0[] = "snare";
+  char* argv[] = {arg0, nullptr};
+  benchmark::Initialize(&argc, argv);
+  // Google Benchmark reads /proc and /sys lazily; do it before the filter traps openat.
+  benchmark::CPUInfo::Get();
+  benchmark::SystemInfo::Get();
+  if (auto ok = InstallTrapFilter(*mode, subject->numbers()); !ok) return Fail(ok.error());
+  CaptureReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::ClearRegisteredBenchmarks();
+  if (reporter.ns_per_iteration < 0) return Fail("the benchmark did not run");
+  printf("%s\n", nlohmann::json{{"ns_per_call", reporter.ns_per_iteration}}.dump().c_str());
+  return 0;
+}
+
+int RunDepthSweepProgram(int max_depth, int step, long calls) {
+  int caller = CallerUserNamespaceDepth();
+  auto points = RunDepthSweep(max_depth, step, calls);
+  if (!points) return Fail(points.error());
+  nlohmann::json j = {{"caller_depth", caller}, {"points", nlohmann::json::array()}};
+  for (const auto& p : *points) j["points"].push_back({p.depth, p.ns_per_trap});
+  printf("%s\n", j.dump().c_str());
+  return 0;
+}
+
+int RunContentionProgram(std::string_view mode_name, int tasks, double seconds) {
+  auto mode = ParseContentionMode(mode_name);
+  if (!mode) return Fail(mode.error());
+  auto rates = RunContention(*mode, tasks, seconds);
+  if (!rates) return Fail(rates.error());
+  printf("%s\n", nlohmann::json{{"per_task", *rates}}.dump().c_str());
+  return 0;
+}
+
+int RunSeedProgram(std::string_view name, int n, double seconds) {
+  std::expected<WorkloadResult, std::string> r;
+  if (name == "signal1-processes") {
+    r = RunSignal1(n, false, seconds);
+  } else if (name == "signal1-threads") {
+    r = RunSignal1(n, true, seconds);
+  } else if (name == "tasklist") {
+    r = RunTasklistBench(n, seconds);
+  } else if (name == "thread-create-join") {
+    r = RunThreadCreateJoin(n, seconds);
+  } else {
+    return Fail("unknown seed workload '" + std::string(name) +
+                "' (signal1-processes, signal1-threads, tasklist, thread-create-join)");
+  }
+  if (!r) return Fail(r.error());
+  printf("%s\n", nlohmann::json{{"per_task", r->per_task_ops_per_s}}.dump().c_str());
+  return 0;
+}
+
+// N threads alive at once (all wait on a barrier): what the sentry spends per guest thread.
+int RunThreadsProgram(int n) {
+  pthread_barrier_init(&g_barrier, nullptr, static_cast<unsigned>(n) + 1);
+  std::vector<pthread_t> threads(static_cast<size_t>(n));
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 64 * 1024);
+  for (auto& t : threads) {
+    if (pthread_create(&t, &attr, WaitAtBarrier, nullptr) != 0)
+      return Fail("pthread_create failed");
+  }
+  pthread_barrier_wait(&g_barrier);
+  for (auto& t : threads) pthread_join(t, nullptr);
+  printf("%s\n", nlohmann::json{{"threads", n}}.dump().c_str());
+  return 0;
+}
+
+const std::vector<std::string>& SeedWorkloadNames() {
+  static const std::vector<std::string> names = {"signal1-processes", "signal1-threads", "tasklist",
+                                                 "thread-create-join"};
+  return names;
+}
+
+}  // namespace snare::bench

@@ -1,0 +1,29 @@
+// `snare run`: parse the command line into a sentry::RunConfig and run the guest.
+#ifndef SNARE_CMD_RUN_COMMAND_H_
+#define SNARE_CMD_RUN_COMMAND_H_
+
+#include <expected>
+#include <string>
+#include <vector>
+
+#include "cmd/command_line.h"
+#include "platform/registry/platform_registry.h"
+#include "sentry/run_config.h"
+
+namespace snare::cmd {
+
+struct RunArgs {
+  std::string platform = std::string(platform::kDefaultPlatform);
+  // The policy in it is the default policy with --deny/--kill applied in order.
+  sentry::RunConfig config;
+};
+
+// args: everything after "run". PROG and its arguments are taken verbatim after the first
+// argument that is not an option (or after "--").
+std::expected<RunArgs, ParseExit> ParseRunArgs(const std::vector<std::string>& args);
+
+int RunCommand(const std::vector<std::string>& args);
+
+}  // namespace snare::cmd
+
+#endif  // SNARE_CMD_RUN_COMMAND_H_

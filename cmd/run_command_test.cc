@@ -1,0 +1,303 @@
+#include "cmd/run_command.h"
+
+#include <string>
+#include <vector>
+
+#include "abi/syscall_table.h"
+#include "gtest/gtest.h"
+
+namespace snare::cmd {
+namespace {
+
+using Args = std::vector<std::string>;
+using policy::Action;
+using policy::Disposition;
+using StatsFormat = sentry::RunConfig::StatsFormat;
+
+constexpr int kGetppid = 110;
+constexpr int kEperm = 1;
+constexpr int kEacces = 13;
+
+// What ParseRunArgs gives, with the fields the tests look at.
+struct Parsed {
+  std::string platform;
+  sentry::RunConfig c;
+  const std::string& stats_file() const { return c.stats_file; }
+};
+
+std::expected<Parsed, std::string> Parse(const Args& args) {
+  auto o = ParseRunArgs(args);
+  if (!o) {
+    EXPECT_EQ(o.error().status, 2) << o.error().text;
+    return std::unexpected(o.error().text);
+  }
+  return Parsed{o->platform, o->config};
+}
+
+// The error of a parse that must fail ("" and a test failure if it succeeded).
+std::string ErrorOf(const Args& args) {
+  auto o = Parse(args);
+  if (o) {
+    ADD_FAILURE() << "parse succeeded";
+    return "";
+  }
+  return o.error();
+}
+
+Disposition Of(const Parsed& p, int nr) { return p.c.policy.entries[nr].fallback; }
+
+bool Contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+TEST(RunOptionsTest, Defaults) {
+  auto o = Parse({"prog", "a", "b"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->platform, "systrap");
+  EXPECT_EQ(o->c.stats, StatsFormat::kNone);
+  EXPECT_EQ(o->c.stats_file, "");
+  EXPECT_FALSE(o->c.trace);
+  EXPECT_EQ(o->c.trace_file, "");
+  EXPECT_EQ(Of(*o, kGetppid), (Disposition{Action::kPassthrough, 0}));
+  EXPECT_EQ(Of(*o, 101 /* ptrace */), (Disposition{Action::kDeny, kEperm}));
+  EXPECT_EQ(o->c.spin_iterations, 2000u);
+  EXPECT_EQ(o->c.argv, (Args{"prog", "a", "b"}));
+}
+
+TEST(RunOptionsTest, Platform) {
+  auto o = Parse({"--platform=inproc", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->platform, "inproc");
+  o = Parse({"--platform=inproc", "--platform=systrap", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->platform, "systrap");
+
+  std::string err = ErrorOf({"--platform=bogus", "prog"});
+  EXPECT_TRUE(Contains(err, "unknown platform")) << err;
+  EXPECT_TRUE(Contains(err, "bogus")) << err;
+  EXPECT_TRUE(Contains(err, "systrap")) << err;
+  EXPECT_TRUE(Contains(err, "inproc")) << err;
+  err = ErrorOf({"--platform=", "prog"});
+  EXPECT_TRUE(Contains(err, "unknown platform")) << err;
+}
+
+TEST(RunOptionsTest, Stats) {
+  auto o = Parse({"--stats", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->c.stats, StatsFormat::kTable);
+  EXPECT_EQ(o->c.stats_file, "");
+
+  o = Parse({"--stats=json", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->c.stats, StatsFormat::kJson);
+
+  o = Parse({"--stats=table", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->c.stats, StatsFormat::kTable);
+
+  std::string err = ErrorOf({"--stats=xml", "prog"});
+  EXPECT_TRUE(Contains(err, "xml")) << err;
+  EXPECT_TRUE(Contains(err, "--stats")) << err;
+}
+
+TEST(RunOptionsTest, StatsFileImpliesTable) {
+  auto o = Parse({"--stats-file=out.txt", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->c.stats, StatsFormat::kTable);
+  EXPECT_EQ(o->c.stats_file, "out.txt");
+
+  // An explicit format wins, in either order.
+  o = Parse({"--stats=json", "--stats-file=out.json", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->c.stats, StatsFormat::kJson);
+  EXPECT_EQ(o->c.stats_file, "out.json");
+  o = Parse({"--stats-file=out.json", "--stats=json", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->c.stats, StatsFormat::kJson);
+
+  std::string err = ErrorOf({"--stats-file=", "prog"});
+  EXPECT_TRUE(Contains(err, "--stats-file")) << err;
+}
+
+TEST(RunOptionsTest, Trace) {
+  auto o = Parse({"--trace", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_TRUE(o->c.trace);
+  EXPECT_EQ(o->c.trace_file, "");
+
+  o = Parse({"--trace=/tmp/trace.txt", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_TRUE(o->c.trace);
+  EXPECT_EQ(o->c.trace_file, "/tmp/trace.txt");
+
+  std::string err = ErrorOf({"--trace=", "prog"});
+  EXPECT_TRUE(Contains(err, "--trace")) << err;
+}
+
+TEST(RunOptionsTest, DenyWithErrnoName) {
+  auto o = Parse({"--deny=getppid:EACCES", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(Of(*o, kGetppid), (Disposition{Action::kDeny, kEacces}));
+}
+
+TEST(RunOptionsTest, DenyWithErrnoNumber) {
+  auto o = Parse({"--deny=getppid:13", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(Of(*o, kGetppid), (Disposition{Action::kDeny, kEacces}));
+
+  o = Parse({"--deny=getppid:4095", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(Of(*o, kGetppid).err, 4095);
+}
+
+TEST(RunOptionsTest, DenyDefaultsToEperm) {
+  auto o = Parse({"--deny=getppid", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(Of(*o, kGetppid), (Disposition{Action::kDeny, kEperm}));
+}
+
+TEST(RunOptionsTest, BadDenials) {
+  std::string err = ErrorOf({"--deny=nosuchcall", "prog"});
+  EXPECT_TRUE(Contains(err, "unknown syscall")) << err;
+  EXPECT_TRUE(Contains(err, "nosuchcall")) << err;
+
+  for (const char* bad : {"EBOGUS", "0", "-1", "4096", "13x", "0x0d"}) {
+    SCOPED_TRACE(bad);
+    err = ErrorOf({std::string("--deny=getppid:") + bad, "prog"});
+    EXPECT_TRUE(Contains(err, "unknown errno")) << err;
+    EXPECT_TRUE(Contains(err, bad)) << err;
+  }
+}
+
+TEST(RunOptionsTest, Kill) {
+  auto o = Parse({"--kill=getppid", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(Of(*o, kGetppid).action, Action::kKill);
+
+  std::string err = ErrorOf({"--kill=getppid:EPERM", "prog"});
+  EXPECT_TRUE(Contains(err, "--kill takes no errno")) << err;
+  err = ErrorOf({"--kill=nosuchcall", "prog"});
+  EXPECT_TRUE(Contains(err, "nosuchcall")) << err;
+}
+
+// Overrides apply in command-line order: the last one for a syscall wins.
+TEST(RunOptionsTest, OverridesKeepCommandLineOrder) {
+  auto o = Parse({"--deny=openat:ENOENT", "--kill=getppid", "--deny=getppid", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(Of(*o, abi::FindSyscallByName("openat")->nr), (Disposition{Action::kDeny, 2}));
+  EXPECT_EQ(Of(*o, kGetppid), (Disposition{Action::kDeny, kEperm}));
+  o = Parse({"--deny=getppid", "--kill", "getppid", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(Of(*o, kGetppid).action, Action::kKill);
+}
+
+TEST(RunOptionsTest, Spin) {
+  auto o = Parse({"--spin=0", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->c.spin_iterations, 0u);
+  o = Parse({"--spin=10000000", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->c.spin_iterations, 10000000u);
+
+  for (const char* bad : {"abc", "", "10000001", "-1", "12abc", "99999999999999999999999"}) {
+    SCOPED_TRACE(bad);
+    std::string err = ErrorOf({std::string("--spin=") + bad, "prog"});
+    EXPECT_TRUE(Contains(err, "--spin")) << err;
+  }
+}
+
+TEST(RunOptionsTest, DoubleDashEndsOptions) {
+  auto o = Parse({"--trace", "--", "--stats", "x"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_TRUE(o->c.trace);
+  EXPECT_EQ(o->c.stats, StatsFormat::kNone);
+  EXPECT_EQ(o->c.argv, (Args{"--stats", "x"}));
+
+  o = Parse({"--", "--"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->c.argv, (Args{"--"}));
+
+  o = Parse({"--", "--weird-name"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->c.argv, (Args{"--weird-name"}));
+}
+
+TEST(RunOptionsTest, OptionsStopAtTheProgram) {
+  auto o = Parse({"prog", "--trace", "--", "--bogus"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_FALSE(o->c.trace);
+  EXPECT_EQ(o->c.argv, (Args{"prog", "--trace", "--", "--bogus"}));
+}
+
+TEST(RunOptionsTest, MissingProgram) {
+  EXPECT_TRUE(Contains(ErrorOf({}), "no program")) << ErrorOf({});
+  EXPECT_TRUE(Contains(ErrorOf({"--trace"}), "no program"));
+  EXPECT_TRUE(Contains(ErrorOf({"--trace", "--"}), "no program"));
+}
+
+TEST(RunOptionsTest, UnknownOption) {
+  for (const char* bad : {"--bogus", "--tracefile=x", "--statsjson", "-x"}) {
+    SCOPED_TRACE(bad);
+    std::string err = ErrorOf({bad, "prog"});
+    EXPECT_TRUE(Contains(err, "unknown option")) << err;
+    EXPECT_TRUE(Contains(err, bad)) << err;
+  }
+}
+
+// Options that take a value take the next argument too: "--platform inproc".
+TEST(RunOptionsTest, ValuesAfterASpace) {
+  auto o = Parse({"--platform", "inproc", "--stats-file", "s.json", "--trace-file", "t.txt",
+                  "--deny", "getppid:EACCES", "--spin", "7", "--", "true"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->platform, "inproc");
+  EXPECT_EQ(o->c.stats_file, "s.json");
+  EXPECT_EQ(o->c.stats, StatsFormat::kTable);
+  EXPECT_TRUE(o->c.trace);
+  EXPECT_EQ(o->c.trace_file, "t.txt");
+  EXPECT_EQ(Of(*o, kGetppid), (Disposition{Action::kDeny, kEacces}));
+  EXPECT_EQ(o->c.spin_iterations, 7u);
+  EXPECT_EQ(o->c.argv, (Args{"true"}));
+
+  // So the argument after such an option is its value, never the program.
+  std::string err = ErrorOf({"--platform", "prog"});
+  EXPECT_TRUE(Contains(err, "unknown platform 'prog'")) << err;
+  err = ErrorOf({"--spin", "prog"});
+  EXPECT_TRUE(Contains(err, "--spin wants a count")) << err;
+  err = ErrorOf({"--deny", "prog"});
+  EXPECT_TRUE(Contains(err, "unknown syscall 'prog'")) << err;
+  for (const char* needs : {"--platform", "--stats-file", "--spin", "--deny", "--trace-file"}) {
+    err = ErrorOf({needs});
+    EXPECT_TRUE(Contains(err, needs)) << err;
+    EXPECT_TRUE(Contains(err, "needs a value")) << err;
+  }
+}
+
+// --trace and --stats take a value only after '=': the next argument is the program.
+TEST(RunOptionsTest, FlagsWithOptionalValuesNeverTakeTheProgram) {
+  auto o = Parse({"--trace", "ls", "-l"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_TRUE(o->c.trace);
+  EXPECT_EQ(o->c.trace_file, "");
+  EXPECT_EQ(o->c.argv, (Args{"ls", "-l"}));
+  o = Parse({"--stats", "json"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->c.stats, StatsFormat::kTable);
+  EXPECT_EQ(o->c.argv, (Args{"json"}));
+}
+
+TEST(RunOptionsTest, Help) {
+  auto o = ParseRunArgs({"--help"});
+  ASSERT_FALSE(o);
+  EXPECT_EQ(o.error().status, 0);
+  for (const char* option : {"usage: snare run", "--platform", "--stats", "--stats-file", "--trace",
+                             "--trace-file", "--deny", "--kill", "--spin"}) {
+    EXPECT_TRUE(Contains(o.error().text, option)) << o.error().text;
+  }
+  // After the program, --help belongs to the program.
+  auto p = Parse({"ls", "--help"});
+  ASSERT_TRUE(p) << p.error();
+  EXPECT_EQ(p->c.argv, (Args{"ls", "--help"}));
+}
+
+}  // namespace
+}  // namespace snare::cmd

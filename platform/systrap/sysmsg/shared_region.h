@@ -1,0 +1,154 @@
+// Layout of the memory shared between every guest process's stub and the sentry (gVisor's
+// systrap calls its equivalent "sysmsg").
+//
+// Freestanding (the stub includes it). Everything here is writable by the guest: the
+// sentry treats every value it reads from this region as untrusted input.
+#ifndef SNARE_PLATFORM_SYSTRAP_SYSMSG_SHARED_REGION_H_
+#define SNARE_PLATFORM_SYSTRAP_SYSMSG_SHARED_REGION_H_
+
+#include <linux/filter.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "abi/syscall_table.h"
+#include "policy/evaluator.h"
+#include "policy/policy_table.h"
+#include "trace/trace_line.h"
+
+namespace snare::systrap {
+
+// Fixed addresses: the stub is linked at kStubBase (non-PIE) so the seccomp filter's
+// instruction-pointer range stays valid across guest execve.
+inline constexpr uint64_t kStubBase = 0x7e0000000000ull;
+inline constexpr uint64_t kStubReserve = 0x40000000ull;  // address space the stub may use
+inline constexpr uint64_t kSharedBase = 0x7e0100000000ull;
+inline constexpr uint64_t kFiberBase = 0x7e0200000000ull;  // inproc fiber stacks (private)
+
+// File descriptors every guest process holds. The guest cannot close or replace them:
+// the policy refuses it and the seccomp filter kills a stub-range attempt.
+inline constexpr int kTraceFd = 1020;   // inproc --trace output
+inline constexpr int kStubFd = 1021;    // sealed memfd holding the stub executable
+inline constexpr int kSharedFd = 1022;  // memfd holding this region
+inline constexpr int kFirstReservedFd = kTraceFd;
+inline constexpr int kLastReservedFd = kSharedFd;
+
+inline constexpr uint64_t kMagic = 0x31657261'6e73ull;  // "snare1"
+inline constexpr uint32_t kVersion = 1;
+inline constexpr uint32_t kMaxSlots = 1024;
+inline constexpr uint32_t kMaxDepth = 8;      // nested traps (guest signal handlers)
+inline constexpr uint32_t kMaxFilter = 4096;  // BPF instructions
+inline constexpr uint32_t kTraceString = trace::kPathPrefixBytes;  // per path argument
+inline constexpr uint32_t kCopyoutMax = 512;  // bytes the sentry may hand back per reply
+inline constexpr uint64_t kFiberStackSize = 64 * 1024;
+
+enum class Mode : uint32_t { kSystrap = 1, kInproc = 2 };
+
+// Frame::state. A frame is a single request/reply exchange at one nesting depth.
+enum FrameState : uint32_t {
+  kFrameIdle = 0,
+  kFrameRequest = 1,  // written by the stub
+  kFrameReply = 2,    // written by the sentry
+};
+
+// Frame::action: what the stub does with the trapped syscall.
+enum Action : uint32_t {
+  kActionPassthrough = 1,  // execute it in the guest (with the stub's fixups)
+  kActionReturn = 2,       // return `value` (after copying out `copyout_len` bytes)
+  kActionKill = 3,         // kill the guest process with SIGSYS
+};
+
+// Slot::state
+enum SlotState : uint32_t {
+  kSlotFree = 0,
+  kSlotClaimed = 1,
+  kSlotExiting = 2,  // the thread made exit/exit_group; the sentry frees it once dead
+};
+
+struct alignas(64) Frame {
+  uint32_t state;         // FrameState (futex word)
+  uint32_t stub_waiting;  // 1 while the stub sleeps on `state`
+  uint64_t seq;           // bumped by the stub per request
+  // Request.
+  uint64_t nr;
+  uint64_t args[6];
+  uint64_t rip;
+  char strings[2][kTraceString];  // prefixes of the first two kPath arguments (trace only)
+  // Reply.
+  uint32_t action;
+  uint32_t copyout_len;
+  int64_t value;
+  uint64_t copyout_addr;
+  uint8_t copyout[kCopyoutMax];
+  // Completion of the latest passthrough at this depth (trace only).
+  uint64_t done_seq;
+  int64_t done_result;
+};
+
+struct alignas(4096) Slot {
+  uint32_t state;    // SlotState, CAS by the stub to claim
+  uint32_t pending;  // set by the stub when a frame enters kFrameRequest
+  int32_t tid;       // guest-visible ids (reported by the stub)
+  int32_t tgid;
+  int32_t host_tid;     // tid in the sentry's pid namespace (0 if unknown)
+  uint32_t depth;       // number of live handler activations
+  uint64_t generation;  // bumped on each claim
+  Frame frames[kMaxDepth];
+};
+
+// Written by the stub of the slot's thread only.
+struct TrapCounters {
+  uint64_t calls;
+  uint64_t errors;
+  uint64_t overhead_ticks;  // TSC ticks in the trap path, excluding the syscall itself
+  uint64_t syscall_ticks;   // TSC ticks executing the passthrough syscall
+};
+
+struct SlotStats {
+  TrapCounters per_nr[abi::kSyscallLimit];
+};
+
+struct alignas(4096) Header {
+  uint64_t magic;
+  uint32_t version;
+  Mode mode;
+  uint32_t spin_iterations;  // stub and sentry spin this often before futex sleep
+  uint32_t trace;            // inproc: write --trace lines to kTraceFd
+  int32_t sentry_pid;        // for liveness checks by the stub
+  uint32_t doorbell;         // futex word the sentry sleeps on
+  uint32_t sentry_sleeping;
+  uint32_t slot_hint;        // where the next claim starts scanning
+  uint32_t slots_high;       // one past the highest slot ever claimed
+  uint64_t stub_text_start;  // the IP range the filter allows
+  uint64_t stub_text_end;
+  uint32_t filter_len;
+  sock_filter filter[kMaxFilter];
+  policy::PolicyTable policy;  // inproc decides with it (the systrap sentry keeps its own)
+};
+
+inline constexpr uint64_t kSlotsOffset = (sizeof(Header) + 4095) & ~4095ull;
+inline constexpr uint64_t kStatsOffset = kSlotsOffset + sizeof(Slot) * kMaxSlots;
+inline constexpr uint64_t kRegionSize =
+    (kStatsOffset + sizeof(SlotStats) * kMaxSlots + 4095) & ~4095ull;
+
+inline constexpr uint64_t kFiberRegionSize = kFiberStackSize * kMaxSlots * kMaxDepth;
+
+// Address ranges the guest may not map over, unmap, reprotect or advise.
+inline constexpr policy::ProtectedRange kProtectedRanges[] = {
+    {kStubBase, kStubBase + kStubReserve},
+    {kSharedBase, kSharedBase + kRegionSize},
+    {kFiberBase, kFiberBase + kFiberRegionSize},
+};
+inline constexpr int kProtectedRangeCount = 3;
+
+// Views over a mapped region (base is where this process mapped it).
+inline Header* HeaderAt(void* base) { return static_cast<Header*>(base); }
+inline Slot* SlotAt(void* base, uint32_t index) {
+  return reinterpret_cast<Slot*>(static_cast<char*>(base) + kSlotsOffset) + index;
+}
+inline SlotStats* StatsAt(void* base, uint32_t index) {
+  return reinterpret_cast<SlotStats*>(static_cast<char*>(base) + kStatsOffset) + index;
+}
+
+}  // namespace snare::systrap
+
+#endif  // SNARE_PLATFORM_SYSTRAP_SYSMSG_SHARED_REGION_H_

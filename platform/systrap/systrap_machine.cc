@@ -1,0 +1,186 @@
+#include "platform/systrap/systrap_machine.h"
+
+#include <linux/futex.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "platform/systrap/seccomp_program.h"
+#include "platform/systrap/slot_context.h"
+#include "platform/systrap/stub_image.h"
+#include "util/monotonic_clock.h"
+
+namespace snare::systrap {
+namespace {
+
+template <typename T>
+T Load(const T& v) {
+  return __atomic_load_n(&v, __ATOMIC_ACQUIRE);
+}
+
+constexpr uint64_t kReapIntervalNs = 20'000'000;
+// A stub woken by a reply may wait on this CPU's run queue behind the spinner.
+constexpr uint32_t kSpinsPerYield = 256;
+constexpr uint32_t kLowSlots = 64;
+
+}  // namespace
+
+std::expected<std::unique_ptr<platform::Machine>, std::string> NewStubMachine(
+    const platform::MachineConfig& config, Mode mode) {
+  auto layout = ParseStubLayout(StubImageBytes());
+  if (!layout) return std::unexpected(layout.error());
+  auto filter = BuildSeccompProgram(*layout, config.policy);
+  if (!filter) return std::unexpected(filter.error());
+  auto stub_fd = CreateStubMemfd();
+  if (!stub_fd) return std::unexpected(stub_fd.error());
+  auto region = SharedRegionFile::Create(mode);
+  if (!region) {
+    close(*stub_fd);
+    return std::unexpected(region.error());
+  }
+  Header* h = region->header();
+  h->spin_iterations = config.spin_iterations;
+  h->trace = config.trace;
+  h->sentry_pid = 0;
+  h->stub_text_start = layout->text_start;
+  h->stub_text_end = layout->text_end;
+  h->filter_len = static_cast<uint32_t>(filter->size());
+  std::memcpy(h->filter, filter->data(), filter->size() * sizeof(sock_filter));
+  h->policy = config.policy;
+  return std::make_unique<SystrapMachine>(std::move(*region), *stub_fd, mode,
+                                          mode == Mode::kInproc ? config.trace_fd : -1);
+}
+
+SystrapMachine::SystrapMachine(SharedRegionFile region, int stub_fd, Mode mode, int trace_fd)
+    : region_(std::move(region)),
+      header_(region_.header()),
+      stub_fd_(stub_fd),
+      mode_(mode),
+      last_reap_ns_(util::MonotonicNs()) {
+  entry_.exec_fd = kStubFd;
+  entry_.fds = {{stub_fd_, kStubFd}, {region_.fd(), kSharedFd}};
+  if (trace_fd >= 0) entry_.fds.push_back({trace_fd, kTraceFd});
+  entry_.argv_prefix = {"snare-stub", "-"};
+}
+
+SystrapMachine::~SystrapMachine() {
+  if (stub_fd_ >= 0) close(stub_fd_);
+}
+
+uint32_t SystrapMachine::SlotsHigh() const {
+  return std::min(Load(header_->slots_high), kMaxSlots);
+}
+
+bool SystrapMachine::CollectTraps(std::vector<platform::TrapSource>* ready) {
+  bool worked = false;
+  const uint32_t high = SlotsHigh();
+  for (uint32_t i = 0; i < high; ++i) {
+    Slot* slot = SlotAt(region_.base(), i);
+    if (!Load(slot->pending)) continue;
+    __atomic_store_n(&slot->pending, 0u, __ATOMIC_RELEASE);
+    if (mode_ != Mode::kSystrap) continue;
+    ready->push_back({i, Load(slot->generation)});
+    worked = true;
+  }
+  if (worked) idle_ = 0;
+  return worked;
+}
+
+void SystrapMachine::Idle(std::vector<uint32_t>* gone) {
+  if (mode_ == Mode::kSystrap && ++idle_ < Load(header_->spin_iterations)) {
+    if (idle_ % kSpinsPerYield == 0) sched_yield();
+    __builtin_ia32_pause();
+    return;
+  }
+  idle_ = 0;
+  const uint64_t now = util::MonotonicNs();
+  if (now - last_reap_ns_ >= kReapIntervalNs) {
+    last_reap_ns_ = now;
+    const size_t before = gone->size();
+    FindGone(gone);
+    if (gone->size() != before) return;  // the caller releases them, then comes back
+  }
+  Sleep();
+}
+
+// A slot is free again once its thread is gone. host_tid comes from the guest: a lie only
+// costs the guest its own slot.
+void SystrapMachine::FindGone(std::vector<uint32_t>* gone) const {
+  const uint32_t high = SlotsHigh();
+  uint32_t claimed = 0;
+  for (uint32_t i = 0; i < high; ++i) {
+    claimed += Load(SlotAt(region_.base(), i)->state) != kSlotFree;
+  }
+  const bool all_claimed = kMaxSlots - claimed < kLowSlots;
+  for (uint32_t i = 0; i < high; ++i) {
+    const Slot* slot = SlotAt(region_.base(), i);
+    const uint32_t state = Load(slot->state);
+    if (state == kSlotFree) continue;
+    if (state != kSlotExiting && !all_claimed) continue;
+    const int32_t tid = Load(slot->host_tid);
+    if (tid > 0 && kill(tid, 0) < 0 && errno == ESRCH) gone->push_back(i);
+  }
+}
+
+void SystrapMachine::Release(const std::vector<uint32_t>& gone) {
+  for (uint32_t index : gone) {
+    if (index >= kMaxSlots) continue;
+    Slot* slot = SlotAt(region_.base(), index);
+    for (auto& f : slot->frames) __atomic_store_n(&f.state, uint32_t{kFrameIdle}, __ATOMIC_RELAXED);
+    __atomic_store_n(&slot->state, uint32_t{kSlotFree}, __ATOMIC_RELEASE);
+  }
+}
+
+void SystrapMachine::Wake() {
+  __atomic_fetch_add(&header_->doorbell, 1, __ATOMIC_SEQ_CST);
+  syscall(SYS_futex, &header_->doorbell, FUTEX_WAKE, 1, nullptr, nullptr, 0);
+}
+
+void SystrapMachine::Sleep() {
+  const uint32_t seen = Load(header_->doorbell);
+  __atomic_store_n(&header_->sentry_sleeping, 1u, __ATOMIC_SEQ_CST);
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  const uint32_t high = SlotsHigh();
+  bool pending = false;
+  for (uint32_t i = 0; i < high && !pending; ++i) {
+    pending = Load(SlotAt(region_.base(), i)->pending) != 0;
+  }
+  if (!pending) {
+    timespec timeout = {0, static_cast<long>(kReapIntervalNs)};
+    syscall(SYS_futex, &header_->doorbell, FUTEX_WAIT, seen, &timeout, nullptr, 0);
+  }
+  __atomic_store_n(&header_->sentry_sleeping, 0u, __ATOMIC_SEQ_CST);
+}
+
+std::unique_ptr<platform::Context> SystrapMachine::NewContext(const platform::TrapSource& source,
+                                                              std::function<void()> yield) {
+  return std::make_unique<SlotContext>(SlotAt(region_.base(), source.thread), std::move(yield));
+}
+
+void SystrapMachine::WatchSentry(pid_t sentry) {
+  __atomic_store_n(&header_->sentry_pid, sentry, __ATOMIC_RELEASE);
+}
+
+std::vector<platform::SyscallCounters> SystrapMachine::Counters() const {
+  std::vector<platform::SyscallCounters> sum(abi::kSyscallLimit);
+  for (uint32_t s = 0; s < kMaxSlots; ++s) {
+    const SlotStats* slot = StatsAt(region_.base(), s);
+    for (int nr = 0; nr < abi::kSyscallLimit; ++nr) {
+      const TrapCounters& c = slot->per_nr[nr];
+      if (!c.calls) continue;
+      sum[nr].calls += c.calls;
+      sum[nr].errors += c.errors;
+      sum[nr].overhead_ticks += c.overhead_ticks;
+      sum[nr].syscall_ticks += c.syscall_ticks;
+    }
+  }
+  return sum;
+}
+
+}  // namespace snare::systrap

@@ -1,0 +1,62 @@
+// platform::Machine over the stub and its shared region: the sentry side of systrap (and of
+// inproc, which runs the same stub in its in-process mode). Scans the slots for requests,
+// spins and then sleeps on the doorbell futex when nothing happens, and frees the slots of
+// threads that died.
+#ifndef SNARE_PLATFORM_SYSTRAP_SYSTRAP_MACHINE_H_
+#define SNARE_PLATFORM_SYSTRAP_SYSTRAP_MACHINE_H_
+
+#include <cstdint>
+#include <expected>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "platform/platform.h"
+#include "platform/systrap/shared_region_file.h"
+#include "platform/systrap/sysmsg/shared_region.h"
+
+namespace snare::systrap {
+
+// Builds the filter and the stub memfd, creates the shared region and fills its header.
+std::expected<std::unique_ptr<platform::Machine>, std::string> NewStubMachine(
+    const platform::MachineConfig& config, Mode mode);
+
+class SystrapMachine : public platform::Machine {
+ public:
+  // Takes ownership of stub_fd.
+  SystrapMachine(SharedRegionFile region, int stub_fd, Mode mode, int trace_fd);
+  ~SystrapMachine() override;
+
+  const platform::GuestEntry& Entry() const override { return entry_; }
+  uint32_t MaxThreads() const override { return kMaxSlots; }
+  bool AnswersTraps() const override { return mode_ == Mode::kSystrap; }
+  policy::PolicyContext Guarded(const policy::PolicyTable* table) const override {
+    return {table, kProtectedRanges, kProtectedRangeCount, kFirstReservedFd, kLastReservedFd};
+  }
+  bool CollectTraps(std::vector<platform::TrapSource>* ready) override;
+  void Idle(std::vector<uint32_t>* gone) override;
+  void Release(const std::vector<uint32_t>& gone) override;
+  void Wake() override;
+  std::unique_ptr<platform::Context> NewContext(const platform::TrapSource& source,
+                                                std::function<void()> yield) override;
+  void WatchSentry(pid_t sentry) override;
+  std::vector<platform::SyscallCounters> Counters() const override;
+
+ private:
+  uint32_t SlotsHigh() const;
+  void Sleep();
+  // Slots whose thread is gone: exiting ones, or every claimed one when few are free.
+  void FindGone(std::vector<uint32_t>* gone) const;
+
+  SharedRegionFile region_;
+  Header* header_;
+  int stub_fd_;
+  Mode mode_;
+  platform::GuestEntry entry_;
+  uint32_t idle_ = 0;
+  uint64_t last_reap_ns_ = 0;
+};
+
+}  // namespace snare::systrap
+
+#endif  // SNARE_PLATFORM_SYSTRAP_SYSTRAP_MACHINE_H_

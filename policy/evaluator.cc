@@ -1,0 +1,138 @@
+#include "policy/evaluator.h"
+
+#include <asm-generic/errno.h>
+#include <asm/prctl.h>
+#include <asm/unistd.h>
+#include <linux/mman.h>
+#include <linux/shm.h>
+
+#include "abi/syscall_table.h"
+
+namespace snare::policy {
+namespace {
+
+using abi::ArgKind;
+using abi::SyscallInfo;
+
+constexpr uint64_t kSigsys = 31;  // <asm/signal.h> would clash with libc's in hosted builds
+
+// What an emulated call stores in the guest: an all-zero struct kernel_sigaction (SIG_DFL)
+// or GS base.
+constexpr uint8_t kZeros[32] = {};
+
+Verdict Return(int64_t value) {
+  Verdict v;
+  v.kind = Verdict::kReturn;
+  v.value = value;
+  return v;
+}
+
+Verdict ReturnZeros(uint64_t addr, uint32_t len) {
+  Verdict v = Return(0);
+  if (addr) {
+    v.copyout_addr = addr;
+    v.copyout_len = len;
+    v.copyout = kZeros;
+  }
+  return v;
+}
+
+bool Overlaps(const PolicyContext& ctx, uint64_t addr, uint64_t len) {
+  if (len == 0) return false;
+  uint64_t end = addr + len;
+  if (end < addr) return true;  // wraps: covers everything above addr
+  for (int i = 0; i < ctx.protected_count; ++i) {
+    const ProtectedRange& r = ctx.protected_ranges[i];
+    if (addr < r.end && r.start < end) return true;
+  }
+  return false;
+}
+
+bool TouchesReservedFd(const PolicyContext& ctx, const SyscallInfo& info, const uint64_t* args) {
+  for (int i = 0; i < info.nargs; ++i) {
+    if (info.args[i] != ArgKind::kFd) continue;
+    auto fd = static_cast<int64_t>(static_cast<int32_t>(args[i]));
+    if (fd >= ctx.first_reserved_fd && fd <= ctx.last_reserved_fd) return true;
+  }
+  return false;
+}
+
+// Memory-management calls may not touch the stub, the shared region or fiber stacks.
+bool TouchesProtectedMemory(const PolicyContext& ctx, uint64_t nr, const uint64_t* a) {
+  switch (nr) {
+    case __NR_mmap:
+      return (a[3] & MAP_FIXED) && Overlaps(ctx, a[0], a[1]);
+    case __NR_munmap:
+    case __NR_mprotect:
+    case __NR_pkey_mprotect:
+    case __NR_madvise:
+    case __NR_remap_file_pages:
+      return Overlaps(ctx, a[0], a[1]);
+    case __NR_mremap:
+      return Overlaps(ctx, a[0], a[1]) || ((a[3] & MREMAP_FIXED) && Overlaps(ctx, a[4], a[2]));
+    case __NR_shmat:
+      // SHM_REMAP maps over whatever is there, for a size the policy cannot see.
+      return (a[2] & SHM_REMAP) || (a[1] != 0 && Overlaps(ctx, a[1], 1));
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+Disposition Evaluate(const PolicyTable& table, uint64_t nr, const uint64_t args[6]) {
+  if (nr >= static_cast<uint64_t>(abi::kSyscallLimit) || !abi::FindSyscall(nr)) {
+    return {Action::kDeny, ENOSYS};
+  }
+  const SyscallEntry& e = table.entries[nr];
+  const uint32_t end = static_cast<uint32_t>(e.first_rule) + e.rule_count;
+  for (uint32_t r = e.first_rule; r < end && r < table.rule_count && r < kMaxArgRules; ++r) {
+    const ArgRule& rule = table.rules[r];
+    bool all = true;
+    for (int i = 0; i < rule.count && i < kMaxArgChecks && all; ++i) {
+      all = rule.checks[i].Matches(args);
+    }
+    if (all) return e.on_match;
+  }
+  return e.fallback;
+}
+
+Verdict Decide(const PolicyContext& ctx, uint64_t nr, const uint64_t args[6]) {
+  const Disposition d = Evaluate(*ctx.table, nr, args);
+  switch (d.action) {
+    case Action::kDeny:
+      return Return(-static_cast<int64_t>(d.err));
+    case Action::kKill: {
+      Verdict v;
+      v.kind = Verdict::kKill;
+      return v;
+    }
+    default:
+      break;
+  }
+  const SyscallInfo* info = abi::FindSyscall(nr);
+  if (TouchesReservedFd(ctx, *info, args)) return Return(-EBADF);
+  if (TouchesProtectedMemory(ctx, nr, args)) return Return(-EPERM);
+
+  switch (nr) {
+    case __NR_rt_sigaction:
+      // SIGSYS belongs to the stub: the guest sees a default disposition it cannot change.
+      if (args[0] == kSigsys) return ReturnZeros(args[2], 32);
+      break;
+    case __NR_arch_prctl:
+      // GS base finds the stub's per-thread slot.
+      if (args[0] == ARCH_SET_GS) return Return(-EPERM);
+      if (args[0] == ARCH_GET_GS) return ReturnZeros(args[1], 8);
+      break;
+    default:
+      break;
+  }
+  if (d.action == Action::kBroker) {
+    Verdict v;
+    v.kind = Verdict::kBroker;
+    return v;
+  }
+  return Verdict{};
+}
+
+}  // namespace snare::policy

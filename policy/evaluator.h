@@ -1,0 +1,41 @@
+// Deciding one trapped syscall: the policy table's disposition (Evaluate, what the seccomp
+// compiler also encodes), then the guards no policy may switch off: the guest cannot touch
+// snare's reserved fds or protected memory, cannot change the SIGSYS handler or GS base.
+//
+// Freestanding: the systrap sentry calls it in its process; the inproc stub calls it inside
+// the guest. Async-signal-safe, allocation-free.
+#ifndef SNARE_POLICY_EVALUATOR_H_
+#define SNARE_POLICY_EVALUATOR_H_
+
+#include <stdint.h>
+
+#include "policy/action.h"
+#include "policy/policy_table.h"
+#include "policy/verdict.h"
+
+namespace snare::policy {
+
+// An address range the guest may not map over, unmap, reprotect or advise.
+struct ProtectedRange {
+  uint64_t start;
+  uint64_t end;
+};
+
+struct PolicyContext {
+  const PolicyTable* table;
+  const ProtectedRange* protected_ranges;
+  int protected_count;
+  int first_reserved_fd;  // fds [first, last] belong to snare
+  int last_reserved_fd;
+};
+
+// The table's disposition for nr with these arguments. Numbers that are not x86-64
+// syscalls are denied with ENOSYS.
+Disposition Evaluate(const PolicyTable& table, uint64_t nr, const uint64_t args[6]);
+
+// Evaluate, then the guards.
+Verdict Decide(const PolicyContext& ctx, uint64_t nr, const uint64_t args[6]);
+
+}  // namespace snare::policy
+
+#endif  // SNARE_POLICY_EVALUATOR_H_

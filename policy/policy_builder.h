@@ -1,0 +1,71 @@
+// Builds a PolicyTable the way sandbox2's PolicyBuilder does: fluent calls that record the
+// first error instead of failing one by one, reported by TryBuild().
+//
+//   auto table = PolicyBuilder()
+//                    .Deny(__NR_ptrace, EPERM)
+//                    .DenyByName("openat", EACCES)
+//                    .When(__NR_close, {ArgInt32Eq(0, 1022)}, {Action::kKill})
+//                    .TryBuild();
+//
+// Every syscall starts as passthrough; numbers that are not x86-64 syscalls are always
+// denied with ENOSYS. A later call for the same syscall replaces its fallback; rules add up.
+#ifndef SNARE_POLICY_POLICY_BUILDER_H_
+#define SNARE_POLICY_POLICY_BUILDER_H_
+
+#include <cstdint>
+#include <expected>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "policy/action.h"
+#include "policy/arg_check.h"
+#include "policy/policy_table.h"
+
+namespace snare::policy {
+
+class PolicyBuilder {
+ public:
+  PolicyBuilder();
+
+  // The disposition when no rule of the syscall matches.
+  PolicyBuilder& Set(uint32_t nr, Disposition d);
+  PolicyBuilder& Passthrough(uint32_t nr) { return Set(nr, {Action::kPassthrough, 0}); }
+  PolicyBuilder& Broker(uint32_t nr) { return Set(nr, {Action::kBroker, 0}); }
+  PolicyBuilder& Deny(uint32_t nr, int err) { return Set(nr, {Action::kDeny, Errno(err)}); }
+  PolicyBuilder& Kill(uint32_t nr) { return Set(nr, {Action::kKill, 0}); }
+  // The same by the kernel's name ("openat"); an unknown name is an error.
+  PolicyBuilder& SetByName(std::string_view name, Disposition d);
+  PolicyBuilder& DenyByName(std::string_view name, int err) {
+    return SetByName(name, {Action::kDeny, Errno(err)});
+  }
+  // Every syscall at once (before specific ones).
+  PolicyBuilder& SetAll(Disposition d);
+
+  // When every check holds, the syscall gets `d` instead of its fallback. At most one check
+  // per argument; all rules of one syscall share one disposition.
+  PolicyBuilder& When(uint32_t nr, std::initializer_list<ArgCheck> all_of, Disposition d);
+  PolicyBuilder& When(uint32_t nr, const std::vector<ArgCheck>& all_of, Disposition d);
+
+  // The table, or the first error recorded ("unknown syscall 'opn'", "too many rules").
+  std::expected<PolicyTable, std::string> TryBuild() const;
+
+ private:
+  struct Rule {
+    uint32_t nr;
+    std::vector<ArgCheck> checks;
+    Disposition d;
+  };
+  static uint16_t Errno(int err);
+  bool CheckNr(uint32_t nr);
+  void Error(std::string message);
+
+  Disposition fallback_[abi::kSyscallLimit];
+  std::vector<Rule> rules_;
+  std::string error_;
+};
+
+}  // namespace snare::policy
+
+#endif  // SNARE_POLICY_POLICY_BUILDER_H_

@@ -1,0 +1,112 @@
+#include "policy/policy_builder.h"
+
+#include <asm/unistd_64.h>
+
+#include <cerrno>
+
+#include "gtest/gtest.h"
+#include "policy/evaluator.h"
+
+namespace snare::policy {
+namespace {
+
+TEST(PolicyBuilderTest, EverySyscallStartsAsPassthroughAndGapsAreEnosys) {
+  auto table = PolicyBuilder().TryBuild();
+  ASSERT_TRUE(table) << table.error();
+  const uint64_t args[6] = {};
+  EXPECT_EQ(Evaluate(*table, __NR_read, args), (Disposition{Action::kPassthrough, 0}));
+  EXPECT_EQ(Evaluate(*table, __NR_ptrace, args), (Disposition{Action::kPassthrough, 0}));
+  EXPECT_EQ(Evaluate(*table, 400, args), (Disposition{Action::kDeny, ENOSYS}));
+  EXPECT_EQ(Evaluate(*table, 1u << 20, args), (Disposition{Action::kDeny, ENOSYS}));
+  EXPECT_EQ(table->entries[400].fallback, (Disposition{Action::kDeny, ENOSYS}));
+}
+
+TEST(PolicyBuilderTest, LaterCallsReplaceTheFallback) {
+  auto table = PolicyBuilder().Kill(__NR_getppid).Deny(__NR_getppid, EACCES).TryBuild();
+  ASSERT_TRUE(table) << table.error();
+  EXPECT_EQ(table->entries[__NR_getppid].fallback, (Disposition{Action::kDeny, EACCES}));
+}
+
+TEST(PolicyBuilderTest, SetAllThenSpecific) {
+  auto table = PolicyBuilder().SetAll({Action::kKill, 0}).Passthrough(__NR_exit_group).TryBuild();
+  ASSERT_TRUE(table) << table.error();
+  EXPECT_EQ(table->entries[__NR_read].fallback.action, Action::kKill);
+  EXPECT_EQ(table->entries[__NR_exit_group].fallback.action, Action::kPassthrough);
+  EXPECT_EQ(table->entries[400].fallback, (Disposition{Action::kDeny, ENOSYS}));
+}
+
+TEST(PolicyBuilderTest, ByName) {
+  auto table = PolicyBuilder().DenyByName("openat", EACCES).TryBuild();
+  ASSERT_TRUE(table) << table.error();
+  EXPECT_EQ(table->entries[__NR_openat].fallback, (Disposition{Action::kDeny, EACCES}));
+}
+
+// The first error is kept and reported; later calls do not hide it.
+TEST(PolicyBuilderTest, ErrorsAreCollectedAndReportedByTryBuild) {
+  PolicyBuilder b;
+  b.DenyByName("opn", EACCES).Kill(__NR_read).Deny(400, EPERM);
+  auto table = b.TryBuild();
+  ASSERT_FALSE(table);
+  EXPECT_NE(table.error().find("unknown syscall 'opn'"), std::string::npos) << table.error();
+
+  struct Case {
+    PolicyBuilder builder;
+    const char* message;
+  } cases[] = {
+      {PolicyBuilder().Deny(400, EPERM), "400 is not an x86-64 syscall"},
+      {PolicyBuilder().Deny(__NR_read, 0), "needs an errno"},
+      {PolicyBuilder().Deny(__NR_read, 5000), "needs an errno"},
+      {PolicyBuilder().When(__NR_close, {}, {Action::kKill, 0}), "1 to 4 argument checks"},
+      {PolicyBuilder().When(__NR_close,
+                            {ArgEq(0, 1), ArgEq(1, 1), ArgEq(2, 1), ArgEq(3, 1), ArgEq(4, 1)},
+                            {Action::kKill, 0}),
+       "1 to 4 argument checks"},
+      {PolicyBuilder().When(__NR_close, {ArgEq(6, 1)}, {Action::kKill, 0}), "argument 6"},
+      {PolicyBuilder().When(__NR_close, {ArgGe(0, 1), ArgLe(0, 5)}, {Action::kKill, 0}),
+       "argument 0 twice"},
+      {PolicyBuilder()
+           .When(__NR_close, {ArgEq(0, 1)}, {Action::kKill, 0})
+           .When(__NR_close, {ArgEq(0, 2)}, {Action::kDeny, EPERM}),
+       "two dispositions (kill and deny)"},
+      {PolicyBuilder()
+           .When(__NR_close, {ArgLe(0, 5)}, {Action::kKill, 0})
+           .When(__NR_close, {ArgLe(0, 9), ArgEq(1, 2)}, {Action::kKill, 0}),
+       "compare argument 0 other than by equality"},
+  };
+  for (const Case& c : cases) {
+    auto t = c.builder.TryBuild();
+    ASSERT_FALSE(t) << c.message;
+    EXPECT_NE(t.error().find(c.message), std::string::npos) << t.error();
+  }
+}
+
+TEST(PolicyBuilderTest, TooManyRules) {
+  PolicyBuilder b;
+  for (int i = 0; i <= kMaxArgRules; ++i) {
+    b.When(__NR_close, {ArgEq(0, static_cast<uint64_t>(i))}, {Action::kKill, 0});
+  }
+  auto table = b.TryBuild();
+  ASSERT_FALSE(table);
+  EXPECT_NE(table.error().find("more than the 64"), std::string::npos) << table.error();
+}
+
+// Rules are grouped per syscall whatever the order they were added in.
+TEST(PolicyBuilderTest, RulesOfInterleavedSyscalls) {
+  auto table = PolicyBuilder()
+                   .When(__NR_close, {ArgEq(0, 1)}, {Action::kKill, 0})
+                   .When(__NR_dup, {ArgEq(0, 2)}, {Action::kDeny, EBADF})
+                   .When(__NR_close, {ArgEq(0, 3)}, {Action::kKill, 0})
+                   .TryBuild();
+  ASSERT_TRUE(table) << table.error();
+  uint64_t a1[6] = {1}, a2[6] = {2}, a3[6] = {3};
+  EXPECT_EQ(Evaluate(*table, __NR_close, a1).action, Action::kKill);
+  EXPECT_EQ(Evaluate(*table, __NR_close, a3).action, Action::kKill);
+  EXPECT_EQ(Evaluate(*table, __NR_close, a2).action, Action::kPassthrough);
+  EXPECT_EQ(Evaluate(*table, __NR_dup, a2), (Disposition{Action::kDeny, EBADF}));
+  EXPECT_EQ(Evaluate(*table, __NR_dup, a1).action, Action::kPassthrough);
+  EXPECT_EQ(table->entries[__NR_close].rule_count, 2);
+  EXPECT_EQ(table->entries[__NR_dup].rule_count, 1);
+}
+
+}  // namespace
+}  // namespace snare::policy

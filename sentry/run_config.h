@@ -1,0 +1,26 @@
+// What `snare run` was asked to do, parsed (cmd/run_command.cc) and checked.
+#ifndef SNARE_SENTRY_RUN_CONFIG_H_
+#define SNARE_SENTRY_RUN_CONFIG_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "policy/policy_table.h"
+
+namespace snare::sentry {
+
+struct RunConfig {
+  enum class StatsFormat { kNone, kTable, kJson };
+  StatsFormat stats = StatsFormat::kNone;
+  std::string stats_file;  // empty: stderr
+  bool trace = false;
+  std::string trace_file;  // empty: stderr
+  policy::PolicyTable policy;
+  uint32_t spin_iterations = 2000;
+  std::vector<std::string> argv;  // PROG ARGS...
+};
+
+}  // namespace snare::sentry
+
+#endif  // SNARE_SENTRY_RUN_CONFIG_H_
