@@ -258,6 +258,20 @@ std::expected<std::vector<std::string>, std::string> RenderPlots(const BenchRun&
   const std::string abs_dir = std::filesystem::absolute(dir, ec).string();
   if (ec) return std::unexpected("cannot resolve plot directory " + dir + ": " + ec.message());
 
+  // gnuplot opens its output by name, following symlinks: it renders into a directory of
+  // our own (mkdtemp, 0700) that nobody else can plant anything in; rename publishes.
+  std::string render_dir = abs_dir + "/.snare-plots.XXXXXX";
+  if (!mkdtemp(render_dir.data())) {
+    return std::unexpected("cannot write plots into " + dir + ": " + strerror(errno));
+  }
+  struct RemoveRenderDir {
+    const std::string& path;
+    ~RemoveRenderDir() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  } remove_render_dir{render_dir};
+
   std::vector<std::string> written;
   for (const auto& plot : plots) {
     const std::string base = dir + "/" + plot.name;
@@ -275,11 +289,9 @@ std::expected<std::vector<std::string>, std::string> RenderPlots(const BenchRun&
         return std::unexpected(ok.error());
       written.push_back(path);
     }
-    // gnuplot renders into a temporary name in the same directory; rename publishes it.
-    const std::string tmp_name = plot.name + "." + format + ".tmp." + std::to_string(getpid());
-    const std::string tmp = dir + "/" + tmp_name;
-    const std::string setup = "cd " + GpQuote(abs_dir) + "; set terminal " + *terminal +
-                              "; set output " + GpQuote(tmp_name);
+    const std::string tmp = render_dir + "/" + plot.name + "." + format;
+    const std::string setup =
+        "cd " + GpQuote(abs_dir) + "; set terminal " + *terminal + "; set output " + GpQuote(tmp);
     util::SubprocessResult ran =
         util::RunSubprocess({gnuplot, "-e", setup, abs_dir + "/" + plot.name + ".gp"});
     struct stat st;

@@ -1,65 +1,68 @@
 #include "cmd/run_command.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <tuple>
 
-#include "abi/errno_name.h"
-#include "abi/syscall_table.h"
 #include "platform/registry/platform_registry.h"
 #include "policy/default_policy.h"
+#include "policy/syscall_rule.h"
+#include "sandbox/policy_file.h"
+#include "sandbox/profiles.h"
+#include "sandbox/sandbox_options.h"
 #include "sentry/run_guest.h"
 
 namespace snare::cmd {
 namespace {
 
-using policy::Action;
-using policy::Disposition;
 using StatsFormat = sentry::RunConfig::StatsFormat;
 
 constexpr const char* kUsage =
-    "snare run [--platform=systrap|inproc] [--stats[=table|json]] [--stats-file=PATH]\n"
+    "snare run [--profile=sandbox|trace] [--platform=systrap|inproc]\n"
+    "                 [--stats[=table|json]] [--stats-file=PATH]\n"
     "                 [--trace[=PATH]] [--trace-file=PATH] [--deny=SYSCALL[:ERRNO]]...\n"
-    "                 [--kill=SYSCALL]... [--spin=N] [--] PROG [ARGS...]";
+    "                 [--kill=SYSCALL]... [--spin=N] [--policy FILE]\n"
+    "                 [--ro-bind SRC DST]... [--bind SRC DST]... [--tmpfs DST]...\n"
+    "                 [--dev DST]... [--proc DST]... [--root DIR] [--net=none|host]\n"
+    "                 [--uid N] [--gid N] [--hostname NAME] [--rlimit NAME=SOFT[:HARD]]...\n"
+    "                 [--time-limit SECONDS] [--] PROG [ARGS...]\n"
+    "       snare run --list-groups";
 
+// A --deny/--kill rule or a mount option as given, checked once parsing is done.
 struct Override {
   std::string flag;  // "--deny" or "--kill"
-  std::string spec;  // SYSCALL[:ERRNO]
+  std::string spec;  // SYSCALL[:ERRNO] or @GROUP[:ERRNO]
+};
+struct MountFlag {
+  std::string flag;                 // "--ro-bind", "--tmpfs", ...
+  std::vector<std::string> values;  // SRC DST, or DST
 };
 
-// "getppid:EACCES" -> (110, deny EACCES); errors name what was wrong and what to write.
-std::expected<std::pair<uint32_t, Disposition>, std::string> ParseOverride(const Override& o) {
-  std::string name = o.spec, err_name;
-  const size_t colon = o.spec.find(':');
-  if (colon != std::string::npos) {
-    name = o.spec.substr(0, colon);
-    err_name = o.spec.substr(colon + 1);
+std::expected<sandbox::MountSpec, std::string> ParseMountFlag(const MountFlag& m,
+                                                              const std::string& cwd) {
+  using Kind = sandbox::MountSpec::Kind;
+  sandbox::MountSpec spec;
+  const bool bind = m.flag == "--ro-bind" || m.flag == "--bind";
+  spec.kind = m.flag == "--ro-bind" ? Kind::kRoBind
+              : m.flag == "--bind"  ? Kind::kBind
+              : m.flag == "--tmpfs" ? Kind::kTmpfs
+              : m.flag == "--dev"   ? Kind::kDev
+                                    : Kind::kProc;
+  if (m.values.size() != (bind ? 2u : 1u)) {
+    return std::unexpected(m.flag + (bind ? " needs SRC and DST" : " needs DST"));
   }
-  const abi::SyscallInfo* info = abi::FindSyscallByName(name.c_str());
-  if (!info) {
-    return std::unexpected("unknown syscall '" + name + "' (use the kernel's name, e.g. openat)");
+  if (bind) {
+    auto source = sandbox::ParseMountSource(m.values[0], cwd);
+    if (!source) return std::unexpected(m.flag + ": " + source.error());
+    spec.source = *source;
   }
-  if (o.flag == "--kill") {
-    if (colon != std::string::npos) return std::unexpected("--kill takes no errno: " + o.spec);
-    return std::pair{static_cast<uint32_t>(info->nr), Disposition{Action::kKill, 0}};
-  }
-  if (colon != std::string::npos && err_name.empty()) {
-    return std::unexpected("missing errno after ':' in '" + o.spec + "' (e.g. " + name + ":EPERM)");
-  }
-  int err = EPERM;
-  if (!err_name.empty()) {
-    err = abi::ErrnoFromName(err_name.c_str());
-    if (err < 0) {
-      char* end;
-      long v = strtol(err_name.c_str(), &end, 10);
-      if (*end || v <= 0 || v > 4095) {
-        return std::unexpected("unknown errno '" + err_name +
-                               "' (use a name like EPERM or a number)");
-      }
-      err = static_cast<int>(v);
-    }
-  }
-  return std::pair{static_cast<uint32_t>(info->nr),
-                   Disposition{Action::kDeny, static_cast<uint16_t>(err)}};
+  auto target = sandbox::ParseMountTarget(m.values.back());
+  if (!target) return std::unexpected(m.flag + ": " + target.error());
+  spec.target = *target;
+  return spec;
 }
 
 }  // namespace
@@ -70,6 +73,10 @@ std::expected<RunArgs, ParseExit> ParseRunArgs(const std::vector<std::string>& a
   RunArgs out;
   std::string stats, trace, spin;
   std::vector<Override> overrides;
+  std::string profile(sandbox::kDefaultProfile);
+  app.add_option("--profile", profile,
+                 "sandbox (default: confined) or trace (no confinement: measuring, tracing)")
+      ->option_text("NAME");
   app.add_option("--platform", out.platform,
                  "systrap (default: the sentry is a separate "
                  "process) or inproc (decided inside the guest)")
@@ -90,16 +97,69 @@ std::expected<RunArgs, ParseExit> ParseRunArgs(const std::vector<std::string>& a
              overrides.push_back({flag, v});
            },
            std::string(flag) == "--deny"
-               ? "make SYSCALL fail with ERRNO (a name like EACCES or a number; default EPERM)"
-               : "kill the guest with SIGSYS when it makes SYSCALL")
+               ? "make SYSCALL and its aliases, or a @GROUP, fail with ERRNO (a name like "
+                 "EACCES or a number; default EPERM)"
+               : "kill the guest with SIGSYS when it makes SYSCALL or an alias, or one of "
+                 "@GROUP")
         ->allow_extra_args(false)
         ->trigger_on_parse()
         ->option_text(std::string(flag) == "--deny" ? "SYSCALL[:ERRNO]" : "SYSCALL");
   }
   app.add_option("--spin", spin, "spin N times before sleeping on a futex (0: futex only)")
       ->option_text("N");
+  bool list_groups = false;
+  app.add_flag("--list-groups", list_groups,
+               "list the syscall groups (@NAME) that --deny and --kill accept, and exit");
+  // The sandbox, in bubblewrap's words. Mounts keep their command-line order.
+  std::vector<MountFlag> mounts;
+  for (const auto& [flag, text, help] : {
+           std::tuple{"--ro-bind", "SRC DST", "bind the host's SRC read-only at DST"},
+           std::tuple{"--bind", "SRC DST", "bind the host's SRC writable at DST"},
+           std::tuple{"--tmpfs", "DST", "an empty, private, writable tmpfs at DST"},
+           std::tuple{"--dev", "DST", "a minimal /dev (null, zero, random, tty, pts, shm) at DST"},
+           std::tuple{"--proc", "DST", "a procfs of the guest's pid namespace at DST"},
+       }) {
+    const std::string name = flag;
+    app.add_option_function<std::vector<std::string>>(
+           name,
+           [&mounts, name](const std::vector<std::string>& v) {
+             mounts.push_back({name, v});
+           },
+           help)
+        ->expected(name == "--ro-bind" || name == "--bind" ? 2 : 1)
+        ->allow_extra_args(false)
+        ->trigger_on_parse()
+        ->option_text(text);
+  }
+  std::string policy_file, root, net, uid, gid, hostname, time_limit;
+  std::vector<std::string> rlimits;
+  app.add_option("--policy", policy_file,
+                 "read sandbox options and syscall rules from a JSON file (command-line "
+                 "options override it and add to it)")
+      ->option_text("FILE");
+  app.add_option("--root", root, "the guest's root: the host's DIR read-only (default /)")
+      ->option_text("DIR");
+  app.add_option("--net", net, "none (default: only a loopback of its own) or host")
+      ->option_text("none|host");
+  app.add_option("--uid", uid, "the user id the guest has inside its user namespace")
+      ->option_text("N");
+  app.add_option("--gid", gid, "the group id the guest has inside its user namespace")
+      ->option_text("N");
+  app.add_option("--hostname", hostname, "the guest's hostname (default: snare)")
+      ->option_text("NAME");
+  app.add_option_function<std::string>(
+         "--rlimit", [&rlimits](const std::string& v) { rlimits.push_back(v); },
+         "a resource limit (nofile, nproc, as, cpu, fsize, core, stack...); HARD defaults "
+         "to SOFT")
+      ->allow_extra_args(false)
+      ->trigger_on_parse()
+      ->option_text("NAME=SOFT[:HARD]");
+  app.add_option("--time-limit", time_limit,
+                 "kill the guest after SECONDS of wall-clock time (snare exits 124)")
+      ->option_text("SECONDS");
   app.prefix_command();
   if (auto parsed = ParseArgs(app, args); !parsed) return std::unexpected(parsed.error());
+  if (list_groups) return std::unexpected(ParseExit{0, policy::SyscallGroupListing()});
 
   auto fail = [&](const std::string& message) { return std::unexpected(UsageError(app, message)); };
   if (!platform::PlatformByName(out.platform)) {
@@ -137,11 +197,65 @@ std::expected<RunArgs, ParseExit> ParseRunArgs(const std::vector<std::string>& a
     }
     c.spin_iterations = static_cast<uint32_t>(n);
   }
-  policy::PolicyBuilder builder = policy::DefaultPolicy();
+  char cwd[4096];
+  if (!getcwd(cwd, sizeof(cwd))) return fail(std::string("getcwd: ") + strerror(errno));
+
+  // The policy file first; the command line overrides its settings and adds to its lists.
+  sandbox::SandboxOptions options, flags;
+  if (app.count("--policy")) {
+    auto file = sandbox::ReadPolicyFile(policy_file);
+    if (!file) return fail(file.error());
+    options = std::move(*file);
+  }
+  if (app.count("--profile")) flags.profile = profile;
+  for (const MountFlag& m : mounts) {
+    auto mount = ParseMountFlag(m, cwd);
+    if (!mount) return fail(mount.error());
+    flags.mounts.push_back(*mount);
+  }
+  // Each flag's value through its parser into `field`: "" or the error, named by the flag.
+  auto check = [&app](const char* flag, auto parse, const std::string& value, auto* field) {
+    if (!app.count(flag)) return std::string();
+    auto v = parse(value);
+    if (!v) return std::string(flag) + ": " + v.error();
+    *field = *v;
+    return std::string();
+  };
+  if (app.count("--root")) {
+    auto dir = sandbox::ParseRoot(root, cwd);
+    if (!dir) return fail("--root: " + dir.error());
+    flags.root = *dir;
+  }
+  for (const std::string& e : {
+           check("--net", sandbox::ParseNetwork, net, &flags.network),
+           check("--uid", sandbox::ParseId, uid, &flags.uid),
+           check("--gid", sandbox::ParseId, gid, &flags.gid),
+           check("--hostname", sandbox::ParseHostname, hostname, &flags.hostname),
+           check("--time-limit", sandbox::ParseTimeLimit, time_limit, &flags.time_limit_s),
+       }) {
+    if (!e.empty()) return fail(e);
+  }
+  for (const std::string& spec : rlimits) {
+    auto limit = sandbox::ParseRlimit(spec);
+    if (!limit) return fail("--rlimit: " + limit.error());
+    flags.rlimits.push_back(*limit);
+  }
   for (const Override& o : overrides) {
-    auto parsed = ParseOverride(o);
-    if (!parsed) return fail(parsed.error());
-    builder.Set(parsed->first, parsed->second);
+    auto rule = policy::ParseSyscallRule(
+        o.spec, o.flag == "--kill" ? policy::Action::kKill : policy::Action::kDeny, o.flag);
+    if (!rule) return fail(rule.error());
+    flags.syscall_rules.push_back(std::move(*rule));
+  }
+  sandbox::Overlay(flags, &options);
+
+  auto spec = sandbox::BuildSandboxSpec(options, cwd);
+  if (!spec) return fail(spec.error());
+  c.profile = options.profile.value_or(std::string(sandbox::kDefaultProfile));
+  c.sandbox = *spec;
+  policy::PolicyBuilder builder = policy::DefaultPolicy();
+  if (c.sandbox.confine) sandbox::AddConfinementRules(&builder);
+  for (const policy::SyscallRule& rule : options.syscall_rules) {
+    policy::ApplySyscallRule(rule, &builder);
   }
   auto table = builder.TryBuild();
   if (!table) return fail(table.error());

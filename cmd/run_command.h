@@ -14,7 +14,8 @@ namespace snare::cmd {
 
 struct RunArgs {
   std::string platform = std::string(platform::kDefaultPlatform);
-  // The policy in it is the default policy with --deny/--kill applied in order.
+  // The policy in it is the default policy, then the --policy file's rules, then --deny/--kill
+  // in order, each rule covering its syscall's group of aliases.
   sentry::RunConfig config;
 };
 

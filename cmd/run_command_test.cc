@@ -1,5 +1,8 @@
 #include "cmd/run_command.h"
 
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -297,6 +300,153 @@ TEST(RunOptionsTest, Help) {
   auto p = Parse({"ls", "--help"});
   ASSERT_TRUE(p) << p.error();
   EXPECT_EQ(p->c.argv, (Args{"ls", "--help"}));
+}
+
+// A syscall stands for its group of aliases; @NAME names a group.
+TEST(RunOptionsTest, RulesCoverEveryAlias) {
+  auto nr = [](const char* name) { return abi::FindSyscallByName(name)->nr; };
+  auto o = Parse({"--kill=mkdir", "--deny=open", "--deny=@unlink:EACCES", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(Of(*o, nr("mkdir")).action, Action::kKill);
+  EXPECT_EQ(Of(*o, nr("mkdirat")).action, Action::kKill);
+  for (const char* name : {"open", "openat", "openat2", "creat", "open_by_handle_at"}) {
+    EXPECT_EQ(Of(*o, nr(name)), (Disposition{Action::kDeny, kEperm})) << name;
+  }
+  for (const char* name : {"unlink", "unlinkat", "rmdir"}) {
+    EXPECT_EQ(Of(*o, nr(name)), (Disposition{Action::kDeny, kEacces})) << name;
+  }
+  EXPECT_EQ(Of(*o, kGetppid).action, Action::kPassthrough);
+
+  std::string err = ErrorOf({"--kill=mkdri", "prog"});
+  EXPECT_TRUE(Contains(err, "did you mean mkdir?")) << err;
+  err = ErrorOf({"--deny=@fileopen", "prog"});
+  EXPECT_TRUE(Contains(err, "did you mean @file-open?")) << err;
+}
+
+TEST(RunOptionsTest, ListGroups) {
+  auto o = ParseRunArgs({"--list-groups"});
+  ASSERT_FALSE(o);
+  EXPECT_EQ(o.error().status, 0);
+  EXPECT_TRUE(Contains(o.error().text, "@file-open")) << o.error().text;
+  EXPECT_TRUE(Contains(o.error().text, "mkdirat")) << o.error().text;
+}
+
+// The sandbox's mounts: the profile's, then the options' in command-line order.
+TEST(RunOptionsTest, MountsKeepCommandLineOrder) {
+  using Kind = sandbox::MountSpec::Kind;
+  auto o = Parse({"--tmpfs", "/a", "--ro-bind", "/usr", "/b", "--bind", "/tmp", "/c/", "--dev",
+                  "/d", "--proc", "/e", "--tmpfs=/f", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  const auto& m = o->c.sandbox.mounts;
+  ASSERT_GE(m.size(), 6u);
+  const size_t first = m.size() - 6;
+  EXPECT_EQ(m[first].kind, Kind::kTmpfs);
+  EXPECT_EQ(m[first].target, "/a");
+  EXPECT_EQ(m[first + 1].kind, Kind::kRoBind);
+  EXPECT_EQ(m[first + 1].source, "/usr");
+  EXPECT_EQ(m[first + 1].target, "/b");
+  EXPECT_EQ(m[first + 2].kind, Kind::kBind);
+  EXPECT_EQ(m[first + 2].target, "/c");
+  EXPECT_EQ(m[first + 3].kind, Kind::kDev);
+  EXPECT_EQ(m[first + 4].kind, Kind::kProc);
+  EXPECT_EQ(m[first + 5].target, "/f");
+  EXPECT_EQ(o->c.argv, (Args{"prog"}));
+}
+
+TEST(RunOptionsTest, BadMounts) {
+  std::string err = ErrorOf({"--ro-bind", "/nonexistent-snare-src", "/x", "prog"});
+  EXPECT_TRUE(Contains(err, "--ro-bind: the source '/nonexistent-snare-src'")) << err;
+  err = ErrorOf({"--bind", "/tmp", "x", "prog"});
+  EXPECT_TRUE(Contains(err, "--bind: the destination 'x' is not an absolute path")) << err;
+  err = ErrorOf({"--tmpfs", "/", "prog"});
+  EXPECT_TRUE(Contains(err, "--root")) << err;
+  err = ErrorOf({"--ro-bind", "/usr"});
+  EXPECT_TRUE(Contains(err, "--ro-bind")) << err;
+  err = ErrorOf({"--root", "/nonexistent-snare-root", "prog"});
+  EXPECT_TRUE(Contains(err, "--root: the source '/nonexistent-snare-root'")) << err;
+}
+
+TEST(RunOptionsTest, SandboxSettings) {
+  auto o = Parse({"--net=host", "--uid", "0", "--gid=7", "--hostname", "box", "--rlimit",
+                  "nofile=64", "--rlimit=core=0", "--time-limit", "1.5", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  const sandbox::SandboxSpec& sb = o->c.sandbox;
+  EXPECT_EQ(sb.network, sandbox::SandboxSpec::Network::kHost);
+  EXPECT_EQ(sb.uid, 0u);
+  EXPECT_EQ(sb.gid, 7u);
+  EXPECT_EQ(sb.hostname, "box");
+  ASSERT_EQ(sb.rlimits.size(), 2u);
+  EXPECT_EQ(sb.rlimits[0].soft, 64u);
+  EXPECT_EQ(sb.time_limit_s, 1.5);
+
+  struct Bad {
+    std::vector<std::string> args;
+    const char* says;
+  };
+  for (const Bad& bad :
+       {Bad{{"--net=bridge"}, "--net: unknown network 'bridge'"},
+        Bad{{"--uid=-1"}, "--uid: bad id '-1'"}, Bad{{"--gid", "x"}, "--gid: bad id 'x'"},
+        Bad{{"--hostname=a b"}, "--hostname: bad hostname"},
+        Bad{{"--rlimit", "nofile"}, "--rlimit: bad limit 'nofile'"},
+        Bad{{"--rlimit", "open=3"}, "--rlimit: unknown resource 'open'"},
+        Bad{{"--time-limit", "0"}, "--time-limit: bad time limit '0'"},
+        Bad{{"--profile=trace", "--uid=0"}, "--uid"}}) {
+    Args args = bad.args;
+    args.push_back("prog");
+    std::string err = ErrorOf(args);
+    EXPECT_TRUE(Contains(err, bad.says)) << err;
+  }
+  std::string err = ErrorOf({"--profile=trace", "--tmpfs=/x", "prog"});
+  EXPECT_TRUE(Contains(err, "--profile=trace does not confine")) << err;
+  // Limits work unconfined too.
+  EXPECT_TRUE(Parse({"--profile=trace", "--rlimit=nofile=64", "--time-limit=1", "prog"}));
+}
+
+// A policy file, with the command line overriding its settings and adding to its lists.
+TEST(RunOptionsTest, PolicyFile) {
+  const char* tmp = getenv("TEST_TMPDIR");
+  const std::string path = std::string(tmp ? tmp : "/tmp") + "/run-options-policy.json";
+  {
+    std::ofstream(path) << R"({"hostname": "file", "uid": 5, "mounts": [{"tmpfs": "/a"}],
+      "syscalls": {"deny": ["getppid:EACCES", "mkdir"]}})";
+  }
+  auto o = Parse({"--policy", path, "--hostname=cli", "--tmpfs=/b", "--kill=getppid", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  const sandbox::SandboxSpec& sb = o->c.sandbox;
+  EXPECT_EQ(sb.hostname, "cli");
+  EXPECT_EQ(sb.uid, 5u);
+  ASSERT_GE(sb.mounts.size(), 2u);
+  EXPECT_EQ(sb.mounts[sb.mounts.size() - 2].target, "/a");
+  EXPECT_EQ(sb.mounts.back().target, "/b");
+  EXPECT_EQ(Of(*o, kGetppid).action, Action::kKill);
+  EXPECT_EQ(Of(*o, abi::FindSyscallByName("mkdirat")->nr), (Disposition{Action::kDeny, kEperm}));
+
+  // The file's profile, unless the command line names one.
+  { std::ofstream(path) << R"({"profile": "trace"})"; }
+  o = Parse({"--policy", path, "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_FALSE(o->c.sandbox.confine);
+  EXPECT_EQ(o->c.profile, "trace");
+  o = Parse({"--policy", path, "--profile=sandbox", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_TRUE(o->c.sandbox.confine);
+
+  { std::ofstream(path) << R"({"hostnam": "x"})"; }
+  std::string err = ErrorOf({"--policy", path, "prog"});
+  EXPECT_TRUE(Contains(err, path + ": hostnam: unknown key")) << err;
+  err = ErrorOf({"--policy", path + ".missing", "prog"});
+  EXPECT_TRUE(Contains(err, "cannot read the policy file")) << err;
+  std::remove(path.c_str());
+}
+
+TEST(RunOptionsTest, HelpListsTheSandboxOptions) {
+  auto o = ParseRunArgs({"--help"});
+  ASSERT_FALSE(o);
+  for (const char* option :
+       {"--ro-bind", "--bind", "--tmpfs", "--dev", "--proc", "--root", "--net", "--uid", "--gid",
+        "--hostname", "--rlimit", "--time-limit", "--policy", "--list-groups"}) {
+    EXPECT_TRUE(Contains(o.error().text, option)) << option << "\n" << o.error().text;
+  }
 }
 
 }  // namespace

@@ -125,6 +125,9 @@ class Machine {
   // Without a pid namespace the guest can outlive a killed sentry: guests then check that
   // `sentry` lives when a reply is late.
   virtual void WatchSentry(pid_t sentry) = 0;
+  // The /proc of the guest's own pid namespace, where the thread ids the guest reports are
+  // looked up (without it, in the sentry's). Takes ownership of the fd.
+  virtual void SetGuestProc(int proc_dirfd) = 0;
 
   // abi::kSyscallLimit entries, indexed by syscall number.
   virtual std::vector<SyscallCounters> Counters() const = 0;

@@ -12,6 +12,10 @@ const char* ActionName(Action action) {
       return "deny";
     case Action::kKill:
       return "kill";
+    case Action::kNotify:
+      return "notify";
+    case Action::kTrap:
+      return "trap";
   }
   return "?";
 }

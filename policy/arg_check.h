@@ -1,5 +1,5 @@
 // One comparison of a syscall argument with a constant, as seccomp BPF can make it: the
-// full 64-bit argument, unsigned (libseccomp's SCMP_CMP_* operators).
+// full 64-bit argument, unsigned (bpf_compiler.cc compares the two 32-bit halves).
 //
 // Freestanding: the stub includes it.
 #ifndef SNARE_POLICY_ARG_CHECK_H_

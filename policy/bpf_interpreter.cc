@@ -174,6 +174,8 @@ std::string SeccompActionName(uint32_t action) {
       return "TRAP";
     case SECCOMP_RET_ERRNO:
       return "ERRNO";
+    case SECCOMP_RET_USER_NOTIF:
+      return "USER_NOTIF";
     case SECCOMP_RET_TRACE:
       return "TRACE";
     case SECCOMP_RET_LOG:

@@ -86,13 +86,14 @@ Disposition Evaluate(const PolicyTable& table, uint64_t nr, const uint64_t args[
   }
   const SyscallEntry& e = table.entries[nr];
   const uint32_t end = static_cast<uint32_t>(e.first_rule) + e.rule_count;
+  // The first rule whose checks all hold decides.
   for (uint32_t r = e.first_rule; r < end && r < table.rule_count && r < kMaxArgRules; ++r) {
     const ArgRule& rule = table.rules[r];
     bool all = true;
     for (int i = 0; i < rule.count && i < kMaxArgChecks && all; ++i) {
       all = rule.checks[i].Matches(args);
     }
-    if (all) return e.on_match;
+    if (all) return rule.disposition;
   }
   return e.fallback;
 }
@@ -127,6 +128,9 @@ Verdict Decide(const PolicyContext& ctx, uint64_t nr, const uint64_t args[6]) {
     default:
       break;
   }
+  // kNotify and kTrap pass: a call the filter sends to the notification path was decided
+  // there by the sentry (it never traps), and kTrap belongs to platform filters, not guest
+  // policies. The guards above still apply.
   if (d.action == Action::kBroker) {
     Verdict v;
     v.kind = Verdict::kBroker;

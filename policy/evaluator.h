@@ -29,11 +29,14 @@ struct PolicyContext {
   int last_reserved_fd;
 };
 
-// The table's disposition for nr with these arguments. Numbers that are not x86-64
-// syscalls are denied with ENOSYS.
+// The table's disposition for nr with these arguments: the first of the syscall's rules
+// whose checks all hold, else its fallback. Numbers that are not x86-64 syscalls are
+// denied with ENOSYS.
 Disposition Evaluate(const PolicyTable& table, uint64_t nr, const uint64_t args[6]);
 
-// Evaluate, then the guards.
+// Evaluate, then the guards. kDeny returns -err, kKill kills, kBroker goes to the sentry;
+// kPassthrough, kNotify (the sentry already decided on the notification path) and kTrap
+// (only in platform filters, never in guest policies) pass through, guards permitting.
 Verdict Decide(const PolicyContext& ctx, uint64_t nr, const uint64_t args[6]);
 
 }  // namespace snare::policy

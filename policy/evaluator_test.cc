@@ -118,6 +118,60 @@ TEST_F(SyscallPolicyTest, ArgumentRules) {
   EXPECT_TRUE(Returns(Decide(__NR_socket, {2, 1, 0}), -EACCES));
 }
 
+TEST_F(SyscallPolicyTest, TheFirstMatchingRuleDecides) {
+  // "Allow only these pinned arguments, else kill" beside "allow unless arg1 == X".
+  Build(DefaultPolicy()
+            .Kill(__NR_execveat)
+            .When(__NR_execveat, {ArgEq(0, 5), ArgEq(1, 0x1000), ArgEq(4, 0x1000)},
+                  {Action::kPassthrough, 0})
+            .When(__NR_kill, {ArgEq(1, 9)}, {Action::kDeny, EPERM})
+            .When(__NR_kill, {ArgEq(0, 1)}, {Action::kKill, 0}));
+  EXPECT_TRUE(IsPassthrough(Decide(__NR_execveat, {5, 0x1000, 0, 0, 0x1000})));
+  EXPECT_EQ(Decide(__NR_execveat, {5, 0x1000, 0, 0, 0}).kind, Verdict::kKill);
+  EXPECT_EQ(Decide(__NR_execveat, {6, 0x1000, 0, 0, 0x1000}).kind, Verdict::kKill);
+  EXPECT_TRUE(Returns(Decide(__NR_kill, {1, 9}), -EPERM));  // the first rule wins
+  EXPECT_EQ(Decide(__NR_kill, {1, 15}).kind, Verdict::kKill);
+  EXPECT_TRUE(IsPassthrough(Decide(__NR_kill, {2, 15})));
+
+  // WhenFirst puts an exception before the rules so far.
+  Build(DefaultPolicy()
+            .When(__NR_kill, {ArgEq(1, 9)}, {Action::kDeny, EPERM})
+            .WhenFirst(__NR_kill, {ArgEq(0, 0), ArgEq(1, 9)}, {Action::kPassthrough, 0}));
+  EXPECT_TRUE(IsPassthrough(Decide(__NR_kill, {0, 9})));
+  EXPECT_TRUE(Returns(Decide(__NR_kill, {1, 9}), -EPERM));
+
+  // Ranges: several checks on one argument, order comparisons in several rules.
+  Build(DefaultPolicy()
+            .When(__NR_close_range, {ArgGt(0, 0xffffffff)}, {Action::kKill, 0})
+            .When(__NR_close_range, {ArgLe(0, 1022), ArgGe(1, 1020)}, {Action::kDeny, EBADF})
+            .When(__NR_getpriority, {ArgGe(1, 10), ArgLt(1, 20)}, {Action::kDeny, EPERM}));
+  EXPECT_EQ(Decide(__NR_close_range, {1ull << 32, 5}).kind, Verdict::kKill);
+  EXPECT_TRUE(Returns(Decide(__NR_close_range, {3, 0xffffffff}), -EBADF));
+  EXPECT_TRUE(IsPassthrough(Decide(__NR_close_range, {3, 1019})));
+  EXPECT_TRUE(IsPassthrough(Decide(__NR_close_range, {1023, 0xffffffff})));
+  EXPECT_TRUE(IsPassthrough(Decide(__NR_getpriority, {0, 9})));
+  EXPECT_TRUE(Returns(Decide(__NR_getpriority, {0, 10}), -EPERM));
+  EXPECT_TRUE(Returns(Decide(__NR_getpriority, {0, 19}), -EPERM));
+  EXPECT_TRUE(IsPassthrough(Decide(__NR_getpriority, {0, 20})));
+}
+
+// kNotify: the kernel hands the call to the sentry, which decides there; a call that is
+// evaluated anyway passes. kTrap is for platform filters. The guards still hold for both.
+TEST_F(SyscallPolicyTest, NotifyAndTrapPass) {
+  Build(DefaultPolicy()
+            .Set(__NR_getppid, {Action::kNotify, 0})
+            .Set(__NR_read, {Action::kNotify, 0})
+            .Set(__NR_getpid, {Action::kTrap, 0})
+            .When(__NR_close, {ArgEq(0, 7)}, {Action::kNotify, 0}));
+  EXPECT_TRUE(IsPassthrough(Decide(__NR_getppid)));
+  EXPECT_TRUE(IsPassthrough(Decide(__NR_getpid)));
+  EXPECT_TRUE(IsPassthrough(Decide(__NR_close, {7})));
+  EXPECT_TRUE(IsPassthrough(Decide(__NR_read, {5, 0x1000, 10})));
+  EXPECT_TRUE(Returns(Decide(__NR_read, {1021, 0x1000, 10}), -EBADF));
+  EXPECT_STREQ(ActionName(Action::kNotify), "notify");
+  EXPECT_STREQ(ActionName(Action::kTrap), "trap");
+}
+
 TEST_F(SyscallPolicyTest, ReservedFdsAreBadFds) {
   for (uint64_t fd : {1020, 1021, 1022}) {
     SCOPED_TRACE(fd);

@@ -49,6 +49,28 @@ PolicyBuilder& PolicyBuilder::SetAll(Disposition d) {
   return *this;
 }
 
+bool PolicyBuilder::CheckRule(uint32_t nr, const std::vector<ArgCheck>& all_of, Disposition d) {
+  if (!CheckNr(nr)) return false;
+  const char* name = abi::SyscallName(nr);
+  if (all_of.empty() || all_of.size() > kMaxArgChecks) {
+    Error(std::string("a rule for ") + name + " needs 1 to " + std::to_string(kMaxArgChecks) +
+          " argument checks");
+    return false;
+  }
+  for (const ArgCheck& c : all_of) {
+    if (c.arg > 5) {
+      Error(std::string("a rule for ") + name + " checks argument " + std::to_string(c.arg) +
+            " (syscalls have arguments 0 to 5)");
+      return false;
+    }
+  }
+  if (d.action == Action::kDeny && d.err == 0) {
+    Error(std::string("a deny rule for ") + name + " needs an errno from 1 to 4095");
+    return false;
+  }
+  return true;
+}
+
 PolicyBuilder& PolicyBuilder::When(uint32_t nr, std::initializer_list<ArgCheck> all_of,
                                    Disposition d) {
   return When(nr, std::vector<ArgCheck>(all_of), d);
@@ -56,59 +78,19 @@ PolicyBuilder& PolicyBuilder::When(uint32_t nr, std::initializer_list<ArgCheck> 
 
 PolicyBuilder& PolicyBuilder::When(uint32_t nr, const std::vector<ArgCheck>& all_of,
                                    Disposition d) {
-  if (!CheckNr(nr)) return *this;
-  const char* name = abi::SyscallName(nr);
-  if (all_of.empty() || all_of.size() > kMaxArgChecks) {
-    Error(std::string("a rule for ") + name + " needs 1 to " + std::to_string(kMaxArgChecks) +
-          " argument checks");
-    return *this;
-  }
-  bool seen[6] = {};
-  for (const ArgCheck& c : all_of) {
-    if (c.arg > 5) {
-      Error(std::string("a rule for ") + name + " checks argument " + std::to_string(c.arg) +
-            " (syscalls have arguments 0 to 5)");
-      return *this;
-    }
-    // libseccomp takes one comparison per argument and rule; use two rules for a range.
-    if (seen[c.arg]) {
-      Error(std::string("a rule for ") + name + " checks argument " + std::to_string(c.arg) +
-            " twice (one check per argument; add a second rule instead)");
-      return *this;
-    }
-    seen[c.arg] = true;
-  }
-  if (d.action == Action::kDeny && d.err == 0) {
-    Error(std::string("a deny rule for ") + name + " needs an errno from 1 to 4095");
-    return *this;
-  }
-  for (const Rule& r : rules_) {
-    if (r.nr != nr) continue;
-    if (!(r.d == d)) {
-      Error(std::string("the rules for ") + name + " give two dispositions (" +
-            ActionName(r.d.action) + " and " + ActionName(d.action) +
-            "); one syscall's rules share one");
-      return *this;
-    }
-    // libseccomp 2.5 merges the rules of a syscall into one tree and gets it wrong when two
-    // rules order-compare one argument (the bpf_compiler_test property test finds it): an
-    // argument two rules check must be an equality (with one mask) in both.
-    for (const ArgCheck& a : r.checks) {
-      for (const ArgCheck& b : all_of) {
-        if (a.arg != b.arg) continue;
-        const bool eq = a.op == CmpOp::kEq && b.op == CmpOp::kEq;
-        const bool masked =
-            a.op == CmpOp::kMaskedEq && b.op == CmpOp::kMaskedEq && a.mask == b.mask;
-        if (!eq && !masked) {
-          Error(std::string("two rules for ") + name + " compare argument " +
-                std::to_string(a.arg) +
-                " other than by equality with one mask, which libseccomp cannot compile");
-          return *this;
-        }
-      }
-    }
-  }
-  rules_.push_back({nr, all_of, d});
+  if (CheckRule(nr, all_of, d)) rules_.push_back({nr, all_of, d});
+  return *this;
+}
+
+PolicyBuilder& PolicyBuilder::WhenFirst(uint32_t nr, std::initializer_list<ArgCheck> all_of,
+                                        Disposition d) {
+  return WhenFirst(nr, std::vector<ArgCheck>(all_of), d);
+}
+
+// TryBuild keeps the relative order of one syscall's rules: the front is before them all.
+PolicyBuilder& PolicyBuilder::WhenFirst(uint32_t nr, const std::vector<ArgCheck>& all_of,
+                                        Disposition d) {
+  if (CheckRule(nr, all_of, d)) rules_.insert(rules_.begin(), {nr, all_of, d});
   return *this;
 }
 
@@ -124,19 +106,18 @@ std::expected<PolicyTable, std::string> PolicyBuilder::TryBuild() const {
     SyscallEntry& e = table.entries[nr];
     e.fallback = abi::FindSyscall(static_cast<uint64_t>(nr)) ? fallback_[nr]
                                                              : Disposition{Action::kDeny, ENOSYS};
-    e.on_match = e.fallback;
   }
-  // Rules are stored grouped by syscall, in the order they were added.
+  // Rules are stored grouped by syscall, each group in the order it is tried.
   std::vector<const Rule*> sorted;
   for (const Rule& r : rules_) sorted.push_back(&r);
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const Rule* a, const Rule* b) { return a->nr < b->nr; });
   for (const Rule* r : sorted) {
     SyscallEntry& e = table.entries[r->nr];
-    if (e.rule_count == 0) e.first_rule = static_cast<uint8_t>(table.rule_count);
-    e.on_match = r->d;
+    if (e.rule_count == 0) e.first_rule = static_cast<uint16_t>(table.rule_count);
     ++e.rule_count;
     ArgRule& out = table.rules[table.rule_count++];
+    out.disposition = r->d;
     out.count = static_cast<uint8_t>(r->checks.size());
     std::copy(r->checks.begin(), r->checks.end(), out.checks);
   }

@@ -8,7 +8,9 @@
 //                    .TryBuild();
 //
 // Every syscall starts as passthrough; numbers that are not x86-64 syscalls are always
-// denied with ENOSYS. A later call for the same syscall replaces its fallback; rules add up.
+// denied with ENOSYS. A later call for the same syscall replaces its fallback. Rules are
+// tried in order and the first that matches decides (policy_table.h): When appends one,
+// WhenFirst puts one before the syscall's others.
 #ifndef SNARE_POLICY_POLICY_BUILDER_H_
 #define SNARE_POLICY_POLICY_BUILDER_H_
 
@@ -43,10 +45,15 @@ class PolicyBuilder {
   // Every syscall at once (before specific ones).
   PolicyBuilder& SetAll(Disposition d);
 
-  // When every check holds, the syscall gets `d` instead of its fallback. At most one check
-  // per argument; all rules of one syscall share one disposition.
+  // A rule after the syscall's others (in the order of the calls, whatever calls for other
+  // syscalls come between): when no earlier rule matched and every check holds, the syscall
+  // gets `d`. 1 to kMaxArgChecks checks; any argument may be checked several times.
   PolicyBuilder& When(uint32_t nr, std::initializer_list<ArgCheck> all_of, Disposition d);
   PolicyBuilder& When(uint32_t nr, const std::vector<ArgCheck>& all_of, Disposition d);
+  // The same rule before the syscall's existing ones (exceptions that must win); of two
+  // WhenFirst calls for one syscall, the later one comes first.
+  PolicyBuilder& WhenFirst(uint32_t nr, std::initializer_list<ArgCheck> all_of, Disposition d);
+  PolicyBuilder& WhenFirst(uint32_t nr, const std::vector<ArgCheck>& all_of, Disposition d);
 
   // The table, or the first error recorded ("unknown syscall 'opn'", "too many rules").
   std::expected<PolicyTable, std::string> TryBuild() const;
@@ -59,10 +66,11 @@ class PolicyBuilder {
   };
   static uint16_t Errno(int err);
   bool CheckNr(uint32_t nr);
+  bool CheckRule(uint32_t nr, const std::vector<ArgCheck>& all_of, Disposition d);
   void Error(std::string message);
 
   Disposition fallback_[abi::kSyscallLimit];
-  std::vector<Rule> rules_;
+  std::vector<Rule> rules_;  // in the order they are tried for each syscall
   std::string error_;
 };
 

@@ -56,22 +56,17 @@ TEST(PolicyBuilderTest, ErrorsAreCollectedAndReportedByTryBuild) {
       {PolicyBuilder().Deny(400, EPERM), "400 is not an x86-64 syscall"},
       {PolicyBuilder().Deny(__NR_read, 0), "needs an errno"},
       {PolicyBuilder().Deny(__NR_read, 5000), "needs an errno"},
-      {PolicyBuilder().When(__NR_close, {}, {Action::kKill, 0}), "1 to 4 argument checks"},
+      {PolicyBuilder().When(__NR_close, {}, {Action::kKill, 0}), "1 to 6 argument checks"},
       {PolicyBuilder().When(__NR_close,
-                            {ArgEq(0, 1), ArgEq(1, 1), ArgEq(2, 1), ArgEq(3, 1), ArgEq(4, 1)},
+                            {ArgEq(0, 1), ArgEq(1, 1), ArgEq(2, 1), ArgEq(3, 1), ArgEq(4, 1),
+                             ArgEq(5, 1), ArgEq(0, 2)},
                             {Action::kKill, 0}),
-       "1 to 4 argument checks"},
+       "1 to 6 argument checks"},
+      {PolicyBuilder().WhenFirst(__NR_close, {}, {Action::kKill, 0}), "1 to 6 argument checks"},
       {PolicyBuilder().When(__NR_close, {ArgEq(6, 1)}, {Action::kKill, 0}), "argument 6"},
-      {PolicyBuilder().When(__NR_close, {ArgGe(0, 1), ArgLe(0, 5)}, {Action::kKill, 0}),
-       "argument 0 twice"},
-      {PolicyBuilder()
-           .When(__NR_close, {ArgEq(0, 1)}, {Action::kKill, 0})
-           .When(__NR_close, {ArgEq(0, 2)}, {Action::kDeny, EPERM}),
-       "two dispositions (kill and deny)"},
-      {PolicyBuilder()
-           .When(__NR_close, {ArgLe(0, 5)}, {Action::kKill, 0})
-           .When(__NR_close, {ArgLe(0, 9), ArgEq(1, 2)}, {Action::kKill, 0}),
-       "compare argument 0 other than by equality"},
+      {PolicyBuilder().WhenFirst(__NR_close, {ArgEq(6, 1)}, {Action::kKill, 0}), "argument 6"},
+      {PolicyBuilder().When(__NR_close, {ArgEq(0, 1)}, {Action::kDeny, 0}), "needs an errno"},
+      {PolicyBuilder().When(400, {ArgEq(0, 1)}, {Action::kKill, 0}), "not an x86-64 syscall"},
   };
   for (const Case& c : cases) {
     auto t = c.builder.TryBuild();
@@ -87,7 +82,80 @@ TEST(PolicyBuilderTest, TooManyRules) {
   }
   auto table = b.TryBuild();
   ASSERT_FALSE(table);
-  EXPECT_NE(table.error().find("more than the 64"), std::string::npos) << table.error();
+  EXPECT_NE(table.error().find("more than the 512"), std::string::npos) << table.error();
+}
+
+// What the libseccomp-based compiler made the builder refuse is fine now: several checks on
+// one argument, rules with different dispositions, order comparisons in several rules.
+TEST(PolicyBuilderTest, RulesLibseccompCouldNotCompile) {
+  auto table = PolicyBuilder()
+                   .When(__NR_close, {ArgGe(0, 1), ArgLe(0, 5)}, {Action::kKill, 0})
+                   .When(__NR_close, {ArgLe(0, 9), ArgEq(1, 2)}, {Action::kDeny, EPERM})
+                   .When(__NR_close,
+                         {ArgGe(0, 100), ArgLe(0, 200), ArgNe(0, 150), ArgEq(1, 0), ArgEq(2, 0),
+                          ArgMaskedEq(3, 0xff, 0)},
+                         {Action::kNotify, 0})
+                   .TryBuild();
+  ASSERT_TRUE(table) << table.error();
+  ASSERT_EQ(table->entries[__NR_close].rule_count, 3);
+  EXPECT_EQ(table->rules[table->entries[__NR_close].first_rule + 2].count, 6);
+  uint64_t a[6] = {3, 2};
+  EXPECT_EQ(Evaluate(*table, __NR_close, a).action, Action::kKill);
+  a[0] = 7;
+  EXPECT_EQ(Evaluate(*table, __NR_close, a), (Disposition{Action::kDeny, EPERM}));
+  a[1] = 0;
+  a[0] = 120;
+  EXPECT_EQ(Evaluate(*table, __NR_close, a).action, Action::kNotify);
+  a[0] = 150;
+  EXPECT_EQ(Evaluate(*table, __NR_close, a).action, Action::kPassthrough);
+}
+
+// The first matching rule decides, in the order of the When calls.
+TEST(PolicyBuilderTest, FirstMatchInOrder) {
+  auto table = PolicyBuilder()
+                   .Kill(__NR_socket)
+                   .When(__NR_socket, {ArgEq(0, 1), ArgEq(1, 5)}, {Action::kDeny, EACCES})
+                   .When(__NR_socket, {ArgEq(0, 1)}, {Action::kPassthrough, 0})
+                   .TryBuild();
+  ASSERT_TRUE(table) << table.error();
+  uint64_t unix_seqpacket[6] = {1, 5}, unix_stream[6] = {1, 1}, inet[6] = {2, 1};
+  EXPECT_EQ(Evaluate(*table, __NR_socket, unix_seqpacket), (Disposition{Action::kDeny, EACCES}));
+  EXPECT_EQ(Evaluate(*table, __NR_socket, unix_stream).action, Action::kPassthrough);
+  EXPECT_EQ(Evaluate(*table, __NR_socket, inet).action, Action::kKill);
+
+  // The other way round the broader rule wins.
+  table = PolicyBuilder()
+              .Kill(__NR_socket)
+              .When(__NR_socket, {ArgEq(0, 1)}, {Action::kPassthrough, 0})
+              .When(__NR_socket, {ArgEq(0, 1), ArgEq(1, 5)}, {Action::kDeny, EACCES})
+              .TryBuild();
+  ASSERT_TRUE(table) << table.error();
+  EXPECT_EQ(Evaluate(*table, __NR_socket, unix_seqpacket).action, Action::kPassthrough);
+}
+
+// WhenFirst goes before the syscall's rules so far (the latest WhenFirst first), When after
+// them; rules of other syscalls in between do not matter.
+TEST(PolicyBuilderTest, WhenFirstGoesBeforeTheOthers) {
+  auto table = PolicyBuilder()
+                   .When(__NR_kill, {ArgEq(0, 1)}, {Action::kDeny, 1})
+                   .When(__NR_dup, {ArgEq(0, 1)}, {Action::kKill, 0})
+                   .WhenFirst(__NR_kill, {ArgEq(0, 1)}, {Action::kDeny, 2})
+                   .When(__NR_kill, {ArgEq(0, 1)}, {Action::kDeny, 3})
+                   .WhenFirst(__NR_dup, {ArgEq(0, 1)}, {Action::kBroker, 0})
+                   .WhenFirst(__NR_kill, {ArgEq(0, 1)}, {Action::kDeny, 4})
+                   .TryBuild();
+  ASSERT_TRUE(table) << table.error();
+  const SyscallEntry& kill = table->entries[__NR_kill];
+  ASSERT_EQ(kill.rule_count, 4);
+  const uint16_t order[] = {4, 2, 1, 3};
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(table->rules[kill.first_rule + i].disposition, (Disposition{Action::kDeny, order[i]}))
+        << i;
+  }
+  uint64_t a[6] = {1};
+  EXPECT_EQ(Evaluate(*table, __NR_kill, a), (Disposition{Action::kDeny, 4}));
+  EXPECT_EQ(Evaluate(*table, __NR_dup, a).action, Action::kBroker);
+  EXPECT_EQ(table->entries[__NR_dup].rule_count, 2);
 }
 
 // Rules are grouped per syscall whatever the order they were added in.
@@ -106,6 +174,8 @@ TEST(PolicyBuilderTest, RulesOfInterleavedSyscalls) {
   EXPECT_EQ(Evaluate(*table, __NR_dup, a1).action, Action::kPassthrough);
   EXPECT_EQ(table->entries[__NR_close].rule_count, 2);
   EXPECT_EQ(table->entries[__NR_dup].rule_count, 1);
+  EXPECT_EQ(table->rules[table->entries[__NR_dup].first_rule].disposition,
+            (Disposition{Action::kDeny, EBADF}));
 }
 
 }  // namespace

@@ -1,10 +1,9 @@
-// A compiled policy as plain data: per syscall number a fallback disposition, and optionally
-// argument rules (each an AND of ArgChecks; any matching rule gives the syscall's on_match
-// disposition). The evaluator (evaluator.h) and the seccomp compiler (bpf_compiler.h) both
-// read it, so what the sentry decides and what the kernel enforces come from one value.
-//
-// One on_match disposition per syscall is what libseccomp compiles faithfully: rules with
-// different actions for one syscall are merged in an order of its own.
+// A compiled policy as plain data: per syscall number a fallback disposition and an ordered
+// list of argument rules, each an AND of ArgChecks with a disposition of its own. For a call,
+// the first rule of its syscall whose checks all hold gives the disposition; when none does,
+// the fallback. Numbers that are not x86-64 syscalls are denied with ENOSYS. The evaluator
+// (evaluator.h) and the seccomp compiler (bpf_compiler.h) both read it, so what the sentry
+// decides and what the kernel enforces come from one value.
 //
 // Freestanding and position-independent (no pointers): the sentry copies it into the shared
 // region for the inproc stub. Build one with PolicyBuilder (policy_builder.h).
@@ -19,19 +18,20 @@
 
 namespace snare::policy {
 
-inline constexpr int kMaxArgChecks = 4;
-inline constexpr int kMaxArgRules = 64;
+inline constexpr int kMaxArgChecks = 6;  // per rule; several may check one argument
+inline constexpr int kMaxArgRules = 512;
 
 struct ArgRule {
+  Disposition disposition;  // when every check holds
   uint8_t count = 0;
   ArgCheck checks[kMaxArgChecks];
 };
 
 struct SyscallEntry {
   Disposition fallback;  // when no rule matches (or there are none)
-  Disposition on_match;  // when one of the rules matches
-  uint8_t first_rule = 0;
-  uint8_t rule_count = 0;
+  // The syscall's rules, in the order they are tried: rules[first_rule, +rule_count).
+  uint16_t first_rule = 0;
+  uint16_t rule_count = 0;
 };
 
 struct PolicyTable {

@@ -1,6 +1,9 @@
-// Starts the guest: a new pid namespace whose init (snare code, not sandboxed) dies with
-// the sentry and takes every guest process with it; the guest itself enters the platform
-// (platform::GuestEntry: the stub, for systrap and inproc) with its fds in place.
+// Starts the guest. Confined (the sandbox profile): an outer helper that leaves the invoking
+// user's supplementary groups behind creates a user, pid, mount, IPC, UTS and (without host
+// network) network namespace whose init builds the guest's root and forks the guest, which
+// drops every privilege, restricts itself with Landlock and enters the platform. Unconfined
+// (the trace profile): a pid namespace when the kernel allows it, nothing else. Either way
+// the guest's init dies with the sentry and takes every guest process with it.
 #ifndef SNARE_SENTRY_GUEST_LAUNCHER_H_
 #define SNARE_SENTRY_GUEST_LAUNCHER_H_
 
@@ -11,18 +14,22 @@
 #include <vector>
 
 #include "platform/platform.h"
+#include "sandbox/sandbox_spec.h"
 
 namespace snare::sentry {
 
 struct LaunchSpec {
-  std::string path;               // resolved program
+  std::string path;               // resolved program (a path inside the sandbox)
   std::vector<std::string> argv;  // argv[0] as the user gave it
   platform::GuestEntry entry;
+  const sandbox::SandboxSpec* sandbox = nullptr;  // null or !confine: unconfined
+  std::string cwd;                                // the guest's working directory
 };
 
 struct LaunchedGuest {
-  pid_t init_pid = -1;
+  pid_t init_pid = -1;             // the process to wait for and to signal
   bool own_pid_namespace = false;  // false: fallback without the kill-on-exit guarantee
+  int guest_proc_fd = -1;          // confined: the guest's /proc (tids the guest reports)
 };
 
 std::expected<LaunchedGuest, std::string> LaunchGuest(const LaunchSpec& spec);

@@ -3,9 +3,11 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "util/path_search.h"
@@ -104,6 +106,82 @@ std::expected<Executable, ResolveError> ResolveInterpreters(const std::string& p
     exe = {interp, std::move(next)};
   }
   return std::unexpected(Error(126, path, "too many levels of script interpreters"));
+}
+
+std::expected<Executable, ResolveError> ResolveExecutable(const std::vector<std::string>& argv,
+                                                          const char* path_env) {
+  auto program = ResolveProgram(argv[0], path_env);
+  if (!program) return std::unexpected(program.error());
+  return ResolveInterpreters(*program, argv);
+}
+
+std::expected<Executable, ResolveError> ResolveExecutableInside(
+    const std::function<std::expected<void, std::string>()>& enter,
+    const std::vector<std::string>& argv, const char* path_env) {
+  auto failed = [&](const std::string& what) {
+    return std::unexpected(Error(126, argv[0], "cannot look it up in the sandbox: " + what));
+  };
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) return failed(std::string("pipe: ") + strerror(errno));
+  fflush(nullptr);
+  pid_t child = fork();
+  if (child < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return failed(std::string("fork: ") + strerror(errno));
+  }
+  if (child == 0) {
+    // The answer, NUL-separated: "ok", path, argv... or "error", status, message.
+    close(fds[0]);
+    std::string reply;
+    auto add = [&reply](const std::string& field) { reply.append(field).push_back('\0'); };
+    if (auto entered = enter(); !entered) {
+      add("error");
+      add("126");
+      add("snare: " + argv[0] + ": cannot look it up in the sandbox: " + entered.error());
+    } else {
+      auto exe = ResolveExecutable(argv, path_env);
+      if (exe) {
+        add("ok");
+        add(exe->path);
+        for (const std::string& a : exe->argv) add(a);
+      } else {
+        add("error");
+        add(std::to_string(exe.error().exit_status));
+        add(exe.error().message);
+      }
+    }
+    for (size_t done = 0; done < reply.size();) {
+      ssize_t n = write(fds[1], reply.data() + done, reply.size() - done);
+      if (n <= 0) _exit(1);
+      done += static_cast<size_t>(n);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string reply;
+  char buf[4096];
+  for (;;) {
+    ssize_t n = read(fds[0], buf, sizeof(buf));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    reply.append(buf, static_cast<size_t>(n));
+  }
+  close(fds[0]);
+  while (waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
+  }
+  std::vector<std::string> fields;
+  for (size_t start = 0; start < reply.size();) {
+    const size_t end = reply.find('\0', start);
+    if (end == std::string::npos) break;
+    fields.push_back(reply.substr(start, end - start));
+    start = end + 1;
+  }
+  if (fields.size() == 3 && fields[0] == "error") {
+    return std::unexpected(ResolveError{fields[1] == "127" ? 127 : 126, fields[2]});
+  }
+  if (fields.size() < 3 || fields[0] != "ok") return failed("the lookup failed");
+  return Executable{fields[1], std::vector<std::string>(fields.begin() + 2, fields.end())};
 }
 
 }  // namespace snare::sentry

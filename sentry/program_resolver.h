@@ -4,6 +4,7 @@
 #define SNARE_SENTRY_PROGRAM_RESOLVER_H_
 
 #include <expected>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,18 @@ struct Executable {
 };
 std::expected<Executable, ResolveError> ResolveInterpreters(const std::string& path,
                                                             std::vector<std::string> argv);
+
+// ResolveProgram(argv[0]) and then ResolveInterpreters.
+std::expected<Executable, ResolveError> ResolveExecutable(const std::vector<std::string>& argv,
+                                                          const char* path_env);
+
+// The same as the guest will see it (another root, programs in its mounts): in a child that
+// first calls `enter`, which gives it the guest's file tree and working directory, so that
+// paths, $PATH, "#!" lines and symlinks mean what they will mean inside. The paths returned
+// are inside the guest's tree.
+std::expected<Executable, ResolveError> ResolveExecutableInside(
+    const std::function<std::expected<void, std::string>()>& enter,
+    const std::vector<std::string>& argv, const char* path_env);
 
 }  // namespace snare::sentry
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "policy/policy_table.h"
+#include "sandbox/sandbox_spec.h"
 
 namespace snare::sentry {
 
@@ -17,6 +18,8 @@ struct RunConfig {
   bool trace = false;
   std::string trace_file;  // empty: stderr
   policy::PolicyTable policy;
+  std::string profile = "sandbox";  // the name it came from, for messages and stats
+  sandbox::SandboxSpec sandbox;
   uint32_t spin_iterations = 2000;
   std::vector<std::string> argv;  // PROG ARGS...
 };

@@ -2,21 +2,32 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <thread>
+#include <vector>
 
+#include "sandbox/mount_setup.h"
 #include "sentry/dispatcher.h"
 #include "sentry/guest_launcher.h"
 #include "sentry/program_resolver.h"
+#include "sentry/stderr_report.h"
 #include "sentry/syscall_handler.h"
 #include "sentry/syscall_stats.h"
+#include "sentry/time_limit.h"
+#include "sentry/trace_output.h"
+#include "sentry/trace_relay.h"
 #include "sentry/trace_sink.h"
 #include "util/atomic_file.h"
 #include "util/monotonic_clock.h"
@@ -37,27 +48,64 @@ int Fail(const std::string& message, int status = 1) {
   return status;
 }
 
+// At exit: relays what the guest still had in the pipe (inproc), lets the writer drain for
+// about 2 s, then gives up on it: a reader that does not read (a stopped terminal, a pipe
+// nobody empties) must not keep snare from exiting. Reports the lines lost, and publishes
+// a trace file.
+TraceSink::Result FinishTrace(TraceRelay* relay, TraceSink* sink, TraceOutput* output) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now(), deadline = start + std::chrono::seconds(2);
+  if (relay) relay->Stop(std::min(deadline, start + std::chrono::milliseconds(500)));
+  if (!sink->Flush(deadline) && output->is_terminal()) {
+    RestartTerminalOutput(output->fd());  // a guest may have stopped it (TCOOFF)
+    sink->Flush(Clock::now() + std::chrono::milliseconds(500));
+  }
+  const TraceSink::Result result = sink->Close();
+  if (result.dropped) {
+    const std::string why = result.error
+                                ? std::string("writing the trace failed: ") + strerror(result.error)
+                                : "the trace reader was too slow";
+    ReportOnStderr("snare: " + std::to_string(result.dropped) + " trace lines dropped (" + why +
+                   ")\n");
+  }
+  if (auto finished = output->Finish(/*in_use=*/result.abandoned); !finished) {
+    ReportOnStderr("snare: " + finished.error() + "\n");
+  }
+  return result;
+}
+
 }  // namespace
 
 int RunGuest(const platform::Platform& platform, const RunConfig& config) {
-  auto program = ResolveProgram(config.argv[0], getenv("PATH"));
-  if (!program) {
-    fprintf(stderr, "%s\n", program.error().message.c_str());
-    return program.error().exit_status;
+  auto executable = ResolveExecutable(config.argv, getenv("PATH"));
+  const bool other_root = config.sandbox.confine && config.sandbox.root != "/";
+  if (other_root || (config.sandbox.confine && !executable)) {
+    // Under --root, or for a program that only the guest's mounts hold: look it up as the
+    // guest will see it.
+    char start_dir[4096];
+    if (!getcwd(start_dir, sizeof(start_dir))) {
+      return Fail(std::string("getcwd: ") + strerror(errno));
+    }
+    auto inside =
+        ResolveExecutableInside([&] { return sandbox::EnterGuestTree(config.sandbox, start_dir); },
+                                config.argv, getenv("PATH"));
+    if (inside || other_root) executable = std::move(inside);
   }
-  auto executable = ResolveInterpreters(*program, config.argv);
   if (!executable) {
     fprintf(stderr, "%s\n", executable.error().message.c_str());
     return executable.error().exit_status;
   }
 
-  int trace_fd = -1;
+  // The trace goes to an output of snare's own (trace_output.h); under inproc the guest
+  // writes its lines into a pipe instead, relayed from the other end (trace_relay.h).
+  std::optional<TraceOutput> trace_output;
+  int relay_fds[2] = {-1, -1};
   if (config.trace) {
-    trace_fd = config.trace_file.empty() ? fcntl(2, F_DUPFD_CLOEXEC, 3)
-                                         : open(config.trace_file.c_str(),
-                                                O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (trace_fd < 0) {
-      return Fail("cannot open the trace file '" + config.trace_file + "': " + strerror(errno));
+    auto output = TraceOutput::Open(config.trace_file);
+    if (!output) return Fail(output.error());
+    trace_output.emplace(std::move(*output));
+    if (pipe2(relay_fds, O_CLOEXEC) != 0) {
+      return Fail(std::string("cannot make the trace pipe: ") + strerror(errno));
     }
   }
   if (config.stats != RunConfig::StatsFormat::kNone && !config.stats_file.empty()) {
@@ -69,22 +117,47 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   machine_config.policy = config.policy;
   machine_config.spin_iterations = config.spin_iterations;
   machine_config.trace = config.trace;
-  machine_config.trace_fd = trace_fd;
+  machine_config.trace_fd = relay_fds[1];
   auto machine = platform.NewMachine(machine_config);
   if (!machine) return Fail(machine.error());
 
-  TraceSink sink(trace_fd);
-  SyscallHandler handler((*machine)->Guarded(&config.policy), config.trace ? &sink : nullptr);
+  std::unique_ptr<TraceSink> sink;
+  std::unique_ptr<TraceRelay> relay;
+  if (trace_output) {
+    sink = std::make_unique<TraceSink>(trace_output->fd());
+    if ((*machine)->AnswersTraps()) {
+      close(relay_fds[0]);  // the sentry writes every line itself
+      close(relay_fds[1]);
+      relay_fds[1] = -1;
+    } else {
+      relay = std::make_unique<TraceRelay>(relay_fds[0], sink.get());
+    }
+  }
+  SyscallHandler handler((*machine)->Guarded(&config.policy), sink.get(),
+                         config.sandbox.confine ? config.sandbox.hostname : "");
   Dispatcher dispatcher(machine->get(), &handler);
+
+  const bool confined = config.sandbox.confine;
+  char cwd[4096];
+  if (!getcwd(cwd, sizeof(cwd))) return Fail(std::string("getcwd: ") + strerror(errno));
 
   LaunchSpec spec;
   spec.path = executable->path;
   spec.argv = executable->argv;
   spec.entry = (*machine)->Entry();
+  spec.sandbox = &config.sandbox;
+  spec.cwd = cwd;
 
   const uint64_t ns0 = util::MonotonicNs(), tsc0 = Tsc();
   auto guest = LaunchGuest(spec);
+  // The guest has its copy of the pipe's write end; the relay sees end of file once the
+  // last guest process is gone.
+  if (relay_fds[1] >= 0) close(relay_fds[1]);
   if (!guest) return Fail(guest.error());
+  // Not dumpable from here on (the launch needed /proc/PID of its children writable): no
+  // guest, even one that reached the host's /proc, may read or write the sentry's memory.
+  if (confined) prctl(PR_SET_DUMPABLE, 0);
+  if (guest->guest_proc_fd >= 0) (*machine)->SetGuestProc(guest->guest_proc_fd);
   if (!guest->own_pid_namespace) {
     // Stubs check that the sentry lives when a reply is late (no pid namespace kills them).
     (*machine)->WatchSentry(getpid());
@@ -96,33 +169,55 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   struct sigaction forward = {};
   forward.sa_handler = ForwardToGuest;
   for (int sig : {SIGTERM, SIGHUP, SIGUSR1, SIGUSR2}) sigaction(sig, &forward, nullptr);
-  signal(SIGINT, SIG_IGN);
-  signal(SIGQUIT, SIG_IGN);
+  // A confined guest has a session of its own, out of reach of the terminal's SIGINT and
+  // SIGQUIT: they come through the sentry. Unconfined, they reach it through the group.
+  for (int sig : {SIGINT, SIGQUIT}) {
+    if (confined) {
+      sigaction(sig, &forward, nullptr);
+    } else {
+      signal(sig, SIG_IGN);
+    }
+  }
 
   std::atomic<bool> stop{false};
   std::thread serve([&] { dispatcher.Run(stop); });
+  TimeLimit time_limit(config.sandbox.time_limit_s, guest->init_pid);
   int status = WaitGuest(*guest);
+  time_limit.Stop();
+  if (time_limit.expired()) {
+    // timeout(1)'s status for a command that ran out of time.
+    char text[128];
+    snprintf(text, sizeof(text), "snare: the guest ran past its time limit (%g s) and was killed\n",
+             config.sandbox.time_limit_s);
+    ReportOnStderr(text);
+    status = 124;
+  }
   stop.store(true, std::memory_order_release);
   dispatcher.Wake();
   serve.join();
   const uint64_t ns1 = util::MonotonicNs(), tsc1 = Tsc();
 
+  const TraceSink::Result trace =
+      sink ? FinishTrace(relay.get(), sink.get(), &*trace_output) : TraceSink::Result{};
   if (config.stats != RunConfig::StatsFormat::kNone) {
     double ns_per_tick = tsc1 > tsc0 ? static_cast<double>(ns1 - ns0) / (tsc1 - tsc0) : 0;
+    // The sentry's own counts only where it answered the traps (systrap).
+    const std::vector<SentryCounters> none;
     SyscallStats stats =
-        CollectStats((*machine)->Counters(), ns_per_tick, std::string(platform.Name()));
+        CollectStats((*machine)->Counters(), (*machine)->AnswersTraps() ? handler.counters() : none,
+                     ns_per_tick, std::string(platform.Name()));
     stats.sentry_peak_rss_kb = PeakRssKb();
     stats.peak_tasks = dispatcher.peak_tasks();
+    if (sink) stats.trace_lines_dropped = trace.dropped;
     std::string text = config.stats == RunConfig::StatsFormat::kJson ? RenderStatsJson(stats)
                                                                      : RenderStatsTable(stats);
     if (config.stats_file.empty()) {
-      fputs(text.c_str(), stderr);
+      ReportOnStderr(text);
     } else if (auto written = util::WriteFileAtomically(config.stats_file, text); !written) {
-      fprintf(stderr, "snare: %s\n", written.error().c_str());
+      ReportOnStderr("snare: " + written.error() + "\n");
       if (status == 0) status = 1;
     }
   }
-  if (trace_fd >= 0) close(trace_fd);
   return status;
 }
 

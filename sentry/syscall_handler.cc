@@ -2,17 +2,25 @@
 
 #include <sys/syscall.h>
 
+#include <algorithm>
 #include <cstring>
 
+#include "abi/syscall_table.h"
 #include "trace/trace_line.h"
 
 namespace snare::sentry {
 
 using policy::Verdict;
 
-SyscallHandler::SyscallHandler(const policy::PolicyContext& policy, TraceSink* trace)
-    : policy_(policy), trace_(trace) {
+SyscallHandler::SyscallHandler(const policy::PolicyContext& policy, TraceSink* trace,
+                               const std::string& hostname)
+    : policy_(policy), trace_(trace), counters_(abi::kSyscallLimit) {
   ::uname(&uname_);
+  if (!hostname.empty()) {
+    std::memset(uname_.nodename, 0, sizeof(uname_.nodename));
+    std::memcpy(uname_.nodename, hostname.data(),
+                std::min(hostname.size(), sizeof(uname_.nodename) - 1));
+  }
 }
 
 void SyscallHandler::Trace(const platform::SyscallRequest& request, bool has_result, int64_t result,
@@ -30,6 +38,13 @@ void SyscallHandler::Trace(const platform::SyscallRequest& request, bool has_res
 
 Verdict SyscallHandler::Handle(const platform::SyscallRequest& request, PendingTrace* pending) {
   Verdict verdict = policy::Decide(policy_, request.nr, request.args);
+  // The stub does not count numbers beyond the table either.
+  if (request.nr < counters_.size()) {
+    SentryCounters& count = counters_[request.nr];
+    ++count.calls;
+    count.denied += verdict.kind == Verdict::kReturn && verdict.value < 0;
+    count.killed += verdict.kind == Verdict::kKill;
+  }
   Verdict reply;
   switch (verdict.kind) {
     case Verdict::kPassthrough:

@@ -6,10 +6,13 @@
 #include <sys/utsname.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "platform/platform.h"
 #include "policy/evaluator.h"
 #include "policy/verdict.h"
+#include "sentry/syscall_stats.h"
 #include "sentry/trace_sink.h"
 
 namespace snare::sentry {
@@ -22,8 +25,10 @@ struct PendingTrace {
 
 class SyscallHandler {
  public:
-  // trace may be null (no --trace).
-  SyscallHandler(const policy::PolicyContext& policy, TraceSink* trace);
+  // trace may be null (no --trace); a non-empty hostname is the nodename uname answers (a
+  // confined guest's UTS namespace has its own).
+  SyscallHandler(const policy::PolicyContext& policy, TraceSink* trace,
+                 const std::string& hostname = "");
 
   bool tracing() const { return trace_ != nullptr; }
 
@@ -32,6 +37,10 @@ class SyscallHandler {
   // Prints a pending line once its result is known; `final` prints "= ?" if it never will be.
   void FlushPending(const platform::Context& ctx, PendingTrace* pending, bool final);
 
+  // What Handle() answered, per syscall number (abi::kSyscallLimit entries), counted here in
+  // the sentry's memory: the authoritative counts when the sentry answers the traps.
+  const std::vector<SentryCounters>& counters() const { return counters_; }
+
  private:
   void Trace(const platform::SyscallRequest& request, bool has_result, int64_t result,
              const char* annotation);
@@ -39,6 +48,7 @@ class SyscallHandler {
   policy::PolicyContext policy_;
   TraceSink* trace_;
   struct utsname uname_ = {};
+  std::vector<SentryCounters> counters_;
 };
 
 }  // namespace snare::sentry

@@ -10,31 +10,52 @@
 #include "abi/syscall_table.h"
 
 namespace snare::sentry {
+namespace {
 
-SyscallStats CollectStats(const std::vector<platform::SyscallCounters>& sum, double ns_per_tick,
+// What the stub counts in guest memory: every field of a row but the sentry's.
+constexpr const char* kAdvisoryFields[] = {"calls", "errors", "trap_ns_per_call", "trap_ns_total",
+                                           "syscall_ns_total"};
+
+}  // namespace
+
+SyscallStats CollectStats(const std::vector<platform::SyscallCounters>& sum,
+                          const std::vector<SentryCounters>& sentry, double ns_per_tick,
                           std::string platform) {
   SyscallStats stats;
   stats.platform = std::move(platform);
+  stats.authoritative = !sentry.empty();
   stats.total.name = "total";
   stats.total.nr = -1;
-  for (int nr = 0; nr < static_cast<int>(sum.size()); ++nr) {
-    if (!sum[nr].calls) continue;
+  const size_t limit = std::max(sum.size(), sentry.size());
+  for (size_t nr = 0; nr < limit; ++nr) {
+    const platform::SyscallCounters stub = nr < sum.size() ? sum[nr] : platform::SyscallCounters{};
+    const SentryCounters own = nr < sentry.size() ? sentry[nr] : SentryCounters{};
+    if (!stub.calls && !own.calls) continue;
     SyscallStatsRow row;
-    row.nr = nr;
+    row.nr = static_cast<int>(nr);
     const char* name = abi::SyscallName(static_cast<uint64_t>(nr));
     row.name = name ? name : "syscall_" + std::to_string(nr);
-    row.calls = sum[nr].calls;
-    row.errors = sum[nr].errors;
-    row.trap_ns = static_cast<double>(sum[nr].overhead_ticks) * ns_per_tick;
-    row.syscall_ns = static_cast<double>(sum[nr].syscall_ticks) * ns_per_tick;
+    row.sentry_calls = own.calls;
+    row.sentry_denied = own.denied;
+    row.sentry_killed = own.killed;
+    row.calls = stub.calls;
+    row.errors = stub.errors;
+    row.trap_ns = static_cast<double>(stub.overhead_ticks) * ns_per_tick;
+    row.syscall_ns = static_cast<double>(stub.syscall_ticks) * ns_per_tick;
+    stats.total.sentry_calls += row.sentry_calls;
+    stats.total.sentry_denied += row.sentry_denied;
+    stats.total.sentry_killed += row.sentry_killed;
     stats.total.calls += row.calls;
     stats.total.errors += row.errors;
     stats.total.trap_ns += row.trap_ns;
     stats.total.syscall_ns += row.syscall_ns;
     stats.rows.push_back(std::move(row));
   }
-  std::sort(stats.rows.begin(), stats.rows.end(), [](const auto& a, const auto& b) {
-    return a.calls != b.calls ? a.calls > b.calls : a.nr < b.nr;
+  const bool by_sentry = stats.authoritative;
+  std::sort(stats.rows.begin(), stats.rows.end(), [by_sentry](const auto& a, const auto& b) {
+    const uint64_t ka = by_sentry ? a.sentry_calls : a.calls;
+    const uint64_t kb = by_sentry ? b.sentry_calls : b.calls;
+    return ka != kb ? ka > kb : a.nr < b.nr;
   });
   return stats;
 }
@@ -52,28 +73,40 @@ uint64_t PeakRssKb() {
 }
 
 std::string RenderStatsTable(const SyscallStats& stats) {
+  const bool own = stats.authoritative;
   std::string out = fmt::format(
       "snare: {} trap summary (trap = handler time, excluding the call)\n", stats.platform);
   auto row = [&](const SyscallStatsRow& r) {
     const double per_call = r.calls ? r.trap_ns / static_cast<double>(r.calls) : 0;
-    fmt::format_to(std::back_inserter(out), "{:<22} {:>10} {:>8} {:>12.0f} {:>14.3f} {:>14.3f}\n",
-                   r.name, r.calls, r.errors, per_call, r.trap_ns / 1e6, r.syscall_ns / 1e6);
+    out += fmt::format("{:<22}", r.name);
+    if (own) out += fmt::format(" {:>10}", r.sentry_calls);
+    fmt::format_to(std::back_inserter(out), " {:>10} {:>8} {:>12.0f} {:>14.3f} {:>14.3f}\n",
+                   r.calls, r.errors, per_call, r.trap_ns / 1e6, r.syscall_ns / 1e6);
   };
-  fmt::format_to(std::back_inserter(out), "{:<22} {:>10} {:>8} {:>12} {:>14} {:>14}\n", "syscall",
-                 "calls", "errors", "trap ns/call", "trap total ms", "in-call ms");
-  out += std::string(85, '-') + "\n";
+  out += fmt::format("{:<22}", "syscall");
+  if (own) out += fmt::format(" {:>10}", "sentry");
+  fmt::format_to(std::back_inserter(out), " {:>10} {:>8} {:>12} {:>14} {:>14}\n", "calls", "errors",
+                 "trap ns/call", "trap total ms", "in-call ms");
+  const std::string rule(own ? 96 : 85, '-');
+  out += rule + "\n";
   for (const auto& r : stats.rows) row(r);
-  out += std::string(85, '-') + "\n";
+  out += rule + "\n";
   row(stats.total);
   fmt::format_to(std::back_inserter(out),
                  "sentry peak RSS {} KiB, {} guest threads served at once\n",
                  stats.sentry_peak_rss_kb, stats.peak_tasks);
+  out += own ? "snare: \"sentry\" counts what the sentry handled (authoritative); the other "
+               "columns come from guest memory (advisory)\n"
+             : "snare: " + stats.platform +
+                   " decides inside the guest: every number above comes from guest memory "
+                   "(advisory)\n";
   return out;
 }
 
 std::string RenderStatsJson(const SyscallStats& stats) {
-  auto row = [](const SyscallStatsRow& r) {
-    return nlohmann::json{
+  const bool own = stats.authoritative;
+  auto row = [own](const SyscallStatsRow& r) {
+    nlohmann::json j = {
         {"name", r.name},
         {"nr", r.nr},
         {"calls", r.calls},
@@ -82,9 +115,23 @@ std::string RenderStatsJson(const SyscallStats& stats) {
         {"trap_ns_total", r.trap_ns},
         {"syscall_ns_total", r.syscall_ns},
     };
+    if (own) {
+      j["sentry_calls"] = r.sentry_calls;
+      j["sentry_denied"] = r.sentry_denied;
+      j["sentry_killed"] = r.sentry_killed;
+    }
+    return j;
   };
   nlohmann::json j;
   j["platform"] = stats.platform;
+  // Which count to believe: the sentry's own, or none at all (inproc).
+  j["authoritative"] = own ? nlohmann::json("sentry_calls") : nlohmann::json(nullptr);
+  j["advisory"] = kAdvisoryFields;
+  j["note"] = own ? "sentry_* fields count what the sentry handled, in its own memory; the "
+                    "advisory fields come from the stub's counters in guest memory"
+                  : stats.platform +
+                        " decides inside the guest: every count comes from guest memory and "
+                        "nothing here is authoritative";
   j["syscalls"] = nlohmann::json::array();
   for (const auto& r : stats.rows) j["syscalls"].push_back(row(r));
   nlohmann::json total = row(stats.total);
@@ -92,6 +139,7 @@ std::string RenderStatsJson(const SyscallStats& stats) {
   total.erase("name");
   j["total"] = total;
   j["sentry"] = {{"peak_rss_kb", stats.sentry_peak_rss_kb}, {"peak_tasks", stats.peak_tasks}};
+  if (stats.trace_lines_dropped) j["trace"] = {{"lines_dropped", *stats.trace_lines_dropped}};
   return j.dump(2) + "\n";
 }
 

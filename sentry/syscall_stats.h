@@ -1,9 +1,14 @@
-// strace -c style statistics: the per-syscall counters the platform keeps, rendered as a
-// table or JSON.
+// strace -c style statistics, rendered as a table or JSON. Two sources, kept apart:
+//   - the sentry's own counts of the requests it handled and what it decided (systrap: the
+//     sentry is another process, so these are authoritative);
+//   - the stub's per-slot counters (calls, errors, times), which live in the shared region
+//     the guest can write: advisory, whatever the platform. Under inproc nothing reaches the
+//     sentry, so the whole document is advisory.
 #ifndef SNARE_SENTRY_SYSCALL_STATS_H_
 #define SNARE_SENTRY_SYSCALL_STATS_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,9 +16,21 @@
 
 namespace snare::sentry {
 
+// What the sentry handled for one syscall number, counted in its own memory.
+struct SentryCounters {
+  uint64_t calls = 0;   // requests answered
+  uint64_t denied = 0;  // answered with an error by the policy
+  uint64_t killed = 0;  // answered with kill
+};
+
 struct SyscallStatsRow {
   int nr = 0;
   std::string name;
+  // The sentry's (authoritative where SyscallStats::authoritative).
+  uint64_t sentry_calls = 0;
+  uint64_t sentry_denied = 0;
+  uint64_t sentry_killed = 0;
+  // The stub's (advisory).
   uint64_t calls = 0;
   uint64_t errors = 0;
   double trap_ns = 0;     // total time in the trap path, excluding the syscall itself
@@ -22,20 +39,24 @@ struct SyscallStatsRow {
 
 struct SyscallStats {
   std::string platform;
-  std::vector<SyscallStatsRow> rows;  // by calls, descending
+  bool authoritative = false;         // the sentry_* counts are the sentry's own
+  std::vector<SyscallStatsRow> rows;  // by sentry_calls (or, advisory only, calls), descending
   SyscallStatsRow total;
   // The sentry process itself.
   uint64_t sentry_peak_rss_kb = 0;
-  uint64_t peak_tasks = 0;  // guest threads served at once (systrap)
+  uint64_t peak_tasks = 0;                      // guest threads served at once (systrap)
+  std::optional<uint64_t> trace_lines_dropped;  // with --trace
 };
 
 // VmHWM of the calling process, in KiB (0 if unknown).
 uint64_t PeakRssKb();
 
-// Rows from the Machine's counters (indexed by syscall number); ns_per_tick converts the
-// stubs' TSC ticks.
+// Rows from the Machine's counters (indexed by syscall number; ns_per_tick converts the
+// stubs' TSC ticks) and, when the sentry answered the traps, its own counts (indexed the
+// same way; empty: none, everything is advisory).
 SyscallStats CollectStats(const std::vector<platform::SyscallCounters>& counters,
-                          double ns_per_tick, std::string platform);
+                          const std::vector<SentryCounters>& sentry, double ns_per_tick,
+                          std::string platform);
 
 std::string RenderStatsTable(const SyscallStats& stats);
 std::string RenderStatsJson(const SyscallStats& stats);

@@ -2,17 +2,20 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include "tools/cpp/runfiles/runfiles.h"
 
 namespace snare::tests {
 namespace {
 
+namespace fs = std::filesystem;
 using bazel::tools::cpp::runfiles::Runfiles;
 
 constexpr std::string_view kWorkspace = "snare";
@@ -37,26 +40,66 @@ std::expected<std::string, std::string> Find(std::string_view workspace_relative
                          "); is it in the test's data?");
 }
 
+// A copy of a runfile under StagingRoot(), readable by every user.
+std::expected<std::string, std::string> Stage(std::string_view workspace_relative,
+                                              std::string_view what, bool executable) {
+  auto found = Find(workspace_relative, what, executable);
+  if (!found) return found;
+  const fs::path staged = fs::path(StagingRoot()) / workspace_relative;
+  std::error_code ec;
+  if (fs::exists(staged, ec)) return staged.string();
+  fs::create_directories(staged.parent_path(), ec);
+  for (fs::path p = staged.parent_path(); !ec && p.string().size() > StagingRoot().size();
+       p = p.parent_path()) {
+    fs::permissions(p, fs::perms(0755), ec);
+  }
+  fs::copy_file(*found, staged, fs::copy_options::overwrite_existing, ec);
+  if (!ec) fs::permissions(staged, fs::perms(executable ? 0755 : 0644), ec);
+  if (ec) return std::unexpected("cannot stage " + *found + ": " + ec.message());
+  return staged.string();
+}
+
 }  // namespace
+
+const std::string& StagingRoot() {
+  static const std::string root = [] {
+    std::string templ = "/var/tmp/snare-tests-XXXXXX";
+    if (!mkdtemp(templ.data())) {
+      fprintf(stderr, "mkdtemp %s: %s\n", templ.c_str(), strerror(errno));
+      return std::string("/var/tmp");
+    }
+    chmod(templ.c_str(), 0755);
+    mkdir((templ + "/tmp").c_str(), 01777);
+    chmod((templ + "/tmp").c_str(), 01777);
+    static std::string cleanup = templ;
+    atexit([] {
+      std::error_code ec;
+      fs::remove_all(cleanup, ec);
+    });
+    return templ;
+  }();
+  return root;
+}
+
+std::expected<std::string, std::string> StagedRunfile(std::string_view workspace_relative) {
+  return Stage(workspace_relative, workspace_relative, true);
+}
 
 std::expected<std::string, std::string> RunfilePath(std::string_view workspace_relative) {
   return Find(workspace_relative, workspace_relative, false);
 }
 
 std::expected<std::string, std::string> SnareBinary() {
-  return Find("cmd/snare", "the snare binary (//cmd:snare)", true);
+  return Stage("cmd/snare", "the snare binary (//cmd:snare)", true);
 }
 
 std::expected<std::string, std::string> GuestPath(std::string_view name) {
   std::string rel = "tests/guests/" + std::string(name);
   bool script = name.ends_with(".py");
-  return Find(rel, "guest //tests/guests:" + std::string(name), !script);
+  return Stage(rel, "guest //tests/guests:" + std::string(name), !script);
 }
 
-std::string TestTmpDir() {
-  const char* dir = getenv("TEST_TMPDIR");
-  return dir && *dir ? dir : "/tmp";
-}
+std::string TestTmpDir() { return StagingRoot() + "/tmp"; }
 
 std::string MakeTempDir(std::string_view prefix) {
   std::string templ = TestTmpDir() + "/" + std::string(prefix) + "XXXXXX";
@@ -64,15 +107,17 @@ std::string MakeTempDir(std::string_view prefix) {
     fprintf(stderr, "mkdtemp %s: %s\n", templ.c_str(), strerror(errno));
     return "";
   }
+  chmod(templ.c_str(), 0755);
   return templ;
 }
 
 std::vector<std::string> ForDisplay(std::vector<std::string> argv) {
   const std::string needle = ".runfiles/" + std::string(kWorkspace) + "/";
   for (std::string& arg : argv) {
-    const std::string tmp = TestTmpDir();
-    for (size_t pos; tmp != "/tmp" && (pos = arg.find(tmp)) != std::string::npos;) {
-      arg.replace(pos, tmp.size(), "/tmp");
+    for (const std::string& from : {TestTmpDir(), StagingRoot()}) {
+      const std::string to = from == TestTmpDir() ? "/tmp" : "bazel-bin";
+      for (size_t pos; (pos = arg.find(from)) != std::string::npos;)
+        arg.replace(pos, from.size(), to);
     }
     size_t pos = arg.find(needle);
     if (pos == std::string::npos) continue;

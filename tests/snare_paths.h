@@ -14,13 +14,21 @@ namespace snare::tests {
 // message saying what is missing.
 std::expected<std::string, std::string> RunfilePath(std::string_view workspace_relative);
 
-// //cmd:snare; the test must list it in `data`.
+// Where runfiles that guests run or read are copied (under /var/tmp, readable by every user:
+// a confined guest run as root is nobody, and the runfiles lie under root's home; /tmp is
+// private to each sandbox). Removed at exit.
+const std::string& StagingRoot();
+
+// A runfile copied under StagingRoot() (executable).
+std::expected<std::string, std::string> StagedRunfile(std::string_view workspace_relative);
+
+// //cmd:snare (staged); the test must list it in `data`.
 std::expected<std::string, std::string> SnareBinary();
 
-// A guest program or script from //tests/guests (e.g. "threads_guest", "files.py").
+// A guest program or script from //tests/guests (e.g. "threads_guest", "files.py"), staged.
 std::expected<std::string, std::string> GuestPath(std::string_view name);
 
-// $TEST_TMPDIR (or /tmp outside Bazel).
+// A directory every user may write (sticky), under StagingRoot().
 std::string TestTmpDir();
 
 // Creates a fresh, empty directory under TestTmpDir() whose name starts with prefix.

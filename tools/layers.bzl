@@ -12,6 +12,8 @@ LAYERS = [
     ["//trace", "//kernel/guest"],
     # Syscall policy; the results store shared by bench and the kernel lab.
     ["//policy", "//results"],
+    # Confinement by the kernel: namespaces, mounts, Landlock, capabilities, profiles.
+    ["//sandbox"],
     # The platform interface.
     ["//platform"],
     # systrap's memory layout shared by the stub and the sentry side.

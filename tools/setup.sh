@@ -15,6 +15,7 @@ packages=(
   libcli11-dev           # command lines of every subcommand
   libfmt-dev             # tables and number formatting
   libboost-math-dev      # Student's t for confidence intervals
+  libcap-dev             # dropping capabilities in the sandbox
   python3                # guests in the integration tests
   sqlite3 tar gzip gcc   # guests in the integration tests
   strace proot runsc     # peers in benchmarks (snare bench)

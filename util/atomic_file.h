@@ -1,5 +1,7 @@
-// Writing result files so that readers never see half of one: a temporary file in the same
-// directory, fsync, rename.
+// Writing result files so that readers never see half of one, and so that whoever else can
+// write the directory cannot redirect them: a temporary file with a random name in the same
+// directory (O_CREAT|O_EXCL|O_NOFOLLOW: a symlink planted there is never followed), fsync,
+// rename (a symlink planted at the target is replaced, not followed). See pending_file.h.
 #ifndef SNARE_UTIL_ATOMIC_FILE_H_
 #define SNARE_UTIL_ATOMIC_FILE_H_
 
@@ -7,10 +9,14 @@
 #include <string>
 #include <string_view>
 
+#include "util/pending_file.h"
+
 namespace snare::util {
 
+// Mode 0644 less the umask. `options` only for tests (temporary names to try).
 std::expected<void, std::string> WriteFileAtomically(const std::string& path,
-                                                     std::string_view contents);
+                                                     std::string_view contents,
+                                                     const PendingFileOptions& options = {});
 // Fails with a message when path's directory does not exist or is not writable.
 std::expected<void, std::string> CheckWritableDirectory(const std::string& path);
 

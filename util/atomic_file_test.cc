@@ -117,6 +117,67 @@ TEST_F(AtomicFileTest, TargetIsADirectoryFailsAndCleansUp) {
   EXPECT_EQ(Entries(), (std::vector<std::string>{"taken"}));
 }
 
+// Whoever else writes the directory (a hostile guest) plants symlinks at every temporary
+// name it can predict, and at the target: none is followed, the target's symlink is replaced.
+TEST_F(AtomicFileTest, PlantedSymlinksAreNotFollowed) {
+  const fs::path victim = dir_ / "victim";
+  const fs::path target_victim = dir_ / "target-victim";
+  std::ofstream(victim) << "victim\n";
+  std::ofstream(target_victim) << "target victim\n";
+  const std::string path = (dir_ / "stats.json").string();
+  // The names earlier versions used (PATH.tmp.PID), and the names this test forces.
+  std::vector<std::string> planted = {"stats.json.tmp." + std::to_string(getpid()),
+                                      "stats.json.tmp", "forced-0", "forced-1", "forced-2"};
+  for (const std::string& name : planted) fs::create_symlink(victim, dir_ / name);
+  fs::create_symlink(target_victim, path);
+
+  PendingFileOptions options;
+  options.temp_name = [](int attempt) {
+    return attempt < 3 ? "forced-" + std::to_string(attempt) : "fresh-" + std::to_string(attempt);
+  };
+  auto r = WriteFileAtomically(path, "new\n", options);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(Read(victim), "victim\n");
+  EXPECT_EQ(Read(target_victim), "target victim\n");
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(path))) << "the target is still a symlink";
+  EXPECT_EQ(Read(path), "new\n");
+  for (const std::string& name : planted) {
+    EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dir_ / name))) << name;
+  }
+
+  // With random names (the default) too.
+  ASSERT_TRUE(fs::remove(path));
+  fs::create_symlink(target_victim, path);
+  r = WriteFileAtomically(path, "again\n");
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(Read(victim), "victim\n");
+  EXPECT_EQ(Read(target_victim), "target victim\n");
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(path)));
+  EXPECT_EQ(Read(path), "again\n");
+}
+
+// An existing file at every name tried: no temporary is ever reused, the write fails.
+TEST_F(AtomicFileTest, ExistingTemporaryIsNeverReused) {
+  std::ofstream(dir_ / "taken") << "someone else's\n";
+  PendingFileOptions options;
+  options.temp_name = [](int) { return std::string("taken"); };
+  auto r = WriteFileAtomically((dir_ / "out").string(), "x", options);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().find("File exists"), std::string::npos) << r.error();
+  EXPECT_EQ(Read(dir_ / "taken"), "someone else's\n");
+  EXPECT_EQ(Entries(), (std::vector<std::string>{"taken"}));
+}
+
+TEST_F(AtomicFileTest, ModeHonorsTheUmask) {
+  const mode_t old = umask(027);
+  auto r = WriteFileAtomically((dir_ / "out").string(), "x");
+  umask(old);
+  ASSERT_TRUE(r) << r.error();
+  struct stat st;
+  ASSERT_EQ(stat((dir_ / "out").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u);
+}
+
 TEST_F(AtomicFileTest, CheckWritableDirectory) {
   EXPECT_TRUE(CheckWritableDirectory((dir_ / "out.txt").string()));
   // A bare name lives in the working directory.

@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -53,15 +54,75 @@ std::vector<char*> CStrings(std::vector<std::string>& strings) {
   return out;
 }
 
-// Child side after fork(): only async-signal-safe calls. Reports an exec failure's errno
-// through error_fd and exits 127.
-[[noreturn]] void ExecChild(const char* file, char* const* argv, char* const* envp, const char* cwd,
-                            int cpu, int in_fd, int out_fd, int err_fd, int error_fd) {
-  setpgid(0, 0);
-  if (cpu >= 0) {
+// What the child does between fork() and exec, prepared by the parent (the child may only
+// make async-signal-safe calls).
+struct ChildSetup {
+  const char* file;
+  char* const* argv;
+  char* const* envp;
+  const char* cwd;
+  const char* tty;  // "" unless options.controlling_tty
+  int cpu;
+  bool set_uid, set_gid;
+  uid_t uid;
+  gid_t gid;
+  int in_fd, out_fd, err_fd;  // in_fd is -1 with a controlling tty
+  int error_fd;
+};
+
+// What the child reports through the error pipe when it cannot get to exec.
+enum class ChildStage : int { kExec, kSetsid, kOpenTty, kSetCtty, kSetgroups, kSetgid, kSetuid };
+
+struct ChildError {
+  ChildStage stage;
+  int err;
+};
+
+std::string DescribeChildError(const std::string& program, const ChildError& e,
+                               const SubprocessOptions& options) {
+  std::string what;
+  switch (e.stage) {
+    case ChildStage::kExec:
+      return "cannot run " + program + ": " + strerror(e.err);
+    case ChildStage::kSetsid:
+      what = "setsid()";
+      break;
+    case ChildStage::kOpenTty:
+      what = "open(" + options.controlling_tty + ")";
+      break;
+    case ChildStage::kSetCtty:
+      what = "ioctl(" + options.controlling_tty + ", TIOCSCTTY)";
+      break;
+    case ChildStage::kSetgroups:
+      what = "setgroups(0)";
+      break;
+    case ChildStage::kSetgid:
+      what = "setresgid(" + std::to_string(options.gid.value_or(0)) + ")";
+      break;
+    case ChildStage::kSetuid:
+      what = "setresuid(" + std::to_string(options.uid.value_or(0)) + ")";
+      break;
+  }
+  return "cannot start " + program + ": " + what + ": " + strerror(e.err);
+}
+
+// Child side after fork(): only async-signal-safe calls (raw syscalls for the credentials:
+// glibc's set*id would signal threads this child does not have). Reports why it could not
+// exec through error_fd and exits 127.
+[[noreturn]] void ExecChild(const ChildSetup& c) {
+  ChildError failure = {ChildStage::kExec, 0};
+  auto fail = [&failure](ChildStage stage) {
+    if (!failure.err) failure = {stage, errno};
+  };
+  if (c.tty[0]) {
+    if (setsid() < 0) fail(ChildStage::kSetsid);
+  } else {
+    setpgid(0, 0);
+  }
+  if (c.cpu >= 0) {
     cpu_set_t set;
     CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
+    CPU_SET(c.cpu, &set);
     sched_setaffinity(0, sizeof(set), &set);
   }
   // The raw syscall, because glibc's sigaction() refuses its internal signals (32, 33),
@@ -79,25 +140,47 @@ std::vector<char*> CStrings(std::vector<std::string>& strings) {
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
 
-  int err = 0;
-  int report_fd = error_fd;
-  if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0) err = errno;
+  int in_fd = c.in_fd;
+  if (c.tty[0] && !failure.err) {
+    // Above 2 (0-2 are replaced below), like the pipe fds.
+    int tty_fd = open(c.tty, O_RDWR);
+    if (tty_fd >= 0 && tty_fd <= 2) tty_fd = fcntl(tty_fd, F_DUPFD_CLOEXEC, 3);
+    if (tty_fd < 0) {
+      fail(ChildStage::kOpenTty);
+    } else if (ioctl(tty_fd, TIOCSCTTY, 0) < 0) {
+      fail(ChildStage::kSetCtty);
+    }
+    in_fd = tty_fd;
+  }
+  int report_fd = c.error_fd;
+  if (!failure.err && (dup2(in_fd, 0) < 0 || dup2(c.out_fd, 1) < 0 || dup2(c.err_fd, 2) < 0)) {
+    fail(ChildStage::kExec);
+  }
   // Move the error pipe to fd 3 (pipe fds are all above 2, and 0-2 are now set up) and close
   // every other inherited descriptor, so that native and snare runs see the same fds.
-  if (!err && report_fd != 3) {
+  if (!failure.err && report_fd != 3) {
     if (dup3(report_fd, 3, O_CLOEXEC) < 0) {
-      err = errno;
+      fail(ChildStage::kExec);
     } else {
       report_fd = 3;
     }
   }
-  if (!err) syscall(SYS_close_range, 4, ~0U, 0);
-  if (!err && cwd[0] && chdir(cwd) != 0) err = errno;
-  if (!err) {
-    execve(file, argv, envp);
-    err = errno;
+  if (!failure.err) syscall(SYS_close_range, 4, ~0U, 0);
+  if (!failure.err && (c.set_uid || c.set_gid) && syscall(SYS_setgroups, 0, nullptr) != 0) {
+    fail(ChildStage::kSetgroups);
   }
-  ssize_t ignored = write(report_fd, &err, sizeof(err));
+  if (!failure.err && c.set_gid && syscall(SYS_setresgid, c.gid, c.gid, c.gid) != 0) {
+    fail(ChildStage::kSetgid);
+  }
+  if (!failure.err && c.set_uid && syscall(SYS_setresuid, c.uid, c.uid, c.uid) != 0) {
+    fail(ChildStage::kSetuid);
+  }
+  if (!failure.err && c.cwd[0] && chdir(c.cwd) != 0) fail(ChildStage::kExec);
+  if (!failure.err) {
+    execve(c.file, c.argv, c.envp);
+    fail(ChildStage::kExec);
+  }
+  ssize_t ignored = write(report_fd, &failure, sizeof(failure));
   (void)ignored;
   _exit(127);
 }
@@ -164,9 +247,15 @@ bool Subprocess::Start(const std::vector<std::string>& argv, const SubprocessOpt
   std::vector<char*> c_env = CStrings(env);
 
   int in[2] = {-1, -1}, out[2], err[2] = {-1, -1}, error[2];
-  const bool have_stdin = options.stdin_data.has_value();
-  if (have_stdin ? pipe2(in, O_CLOEXEC) != 0
-                 : (in[0] = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) {
+  const bool tty = !options.controlling_tty.empty();
+  const bool have_stdin = !tty && options.stdin_data.has_value();
+  bool stdin_failed = false;
+  if (have_stdin) {
+    stdin_failed = pipe2(in, O_CLOEXEC) != 0;
+  } else if (!tty) {  // a terminal is opened by the child
+    stdin_failed = (in[0] = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0;
+  }
+  if (stdin_failed) {
     result_.start_error = std::string("stdin: ") + strerror(errno);
     return false;
   }
@@ -181,14 +270,28 @@ bool Subprocess::Start(const std::vector<std::string>& argv, const SubprocessOpt
     return false;
   }
   if (pid == 0) {
-    ExecChild(file.c_str(), c_args.data(), c_env.data(), options.cwd.c_str(), options.cpu, in[0],
-              out[1], options.merge_stderr ? out[1] : err[1], error[1]);
+    ExecChild({.file = file.c_str(),
+               .argv = c_args.data(),
+               .envp = c_env.data(),
+               .cwd = options.cwd.c_str(),
+               .tty = options.controlling_tty.c_str(),
+               .cpu = options.cpu,
+               .set_uid = options.uid.has_value(),
+               .set_gid = options.gid.has_value(),
+               .uid = options.uid.value_or(0),
+               .gid = options.gid.value_or(0),
+               .in_fd = in[0],
+               .out_fd = out[1],
+               .err_fd = options.merge_stderr ? out[1] : err[1],
+               .error_fd = error[1]});
   }
   pid_ = pid;
   // Also from the parent, so that killing the group cannot race with the child's setpgid.
-  setpgid(pid, pid);
+  // Not for a new session: setsid() fails in a process that already leads a group (Start
+  // returns only after the child's exec, by when its setsid() has made it a group leader).
+  if (!tty) setpgid(pid, pid);
   pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-  close(in[0]);
+  if (in[0] >= 0) close(in[0]);
   close(out[1]);
   if (err[1] >= 0) close(err[1]);
   close(error[1]);
@@ -196,13 +299,13 @@ bool Subprocess::Start(const std::vector<std::string>& argv, const SubprocessOpt
   stdout_fd_ = out[0];
   stderr_fd_ = err[0];
 
-  int exec_errno = 0;
+  ChildError child_error;
   ssize_t n;
-  while ((n = read(error[0], &exec_errno, sizeof(exec_errno))) < 0 && errno == EINTR) {
+  while ((n = read(error[0], &child_error, sizeof(child_error))) < 0 && errno == EINTR) {
   }
   close(error[0]);
-  if (n == sizeof(exec_errno)) {
-    result_.start_error = "cannot run " + argv[0] + ": " + strerror(exec_errno);
+  if (n == sizeof(child_error)) {
+    result_.start_error = DescribeChildError(argv[0], child_error, options);
     while (waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
     }
     reaped_ = true;
@@ -327,6 +430,28 @@ SubprocessResult RunSubprocess(const std::vector<std::string>& argv,
   Subprocess process;
   if (!process.Start(argv, options)) return process.Wait();
   return process.Wait();
+}
+
+PseudoTerminal::~PseudoTerminal() {
+  if (master_ >= 0) close(master_);
+  if (slave_ >= 0) close(slave_);
+}
+
+bool PseudoTerminal::Open(std::string* error) {
+  master_ = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+  const char* name = nullptr;
+  if (master_ < 0 || grantpt(master_) != 0 || unlockpt(master_) != 0 ||
+      !(name = ptsname(master_))) {
+    *error = std::string("cannot open a pseudo-terminal: ") + strerror(errno);
+    return false;
+  }
+  slave_path_ = name;
+  slave_ = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+  if (slave_ < 0) {
+    *error = "cannot open " + slave_path_ + ": " + strerror(errno);
+    return false;
+  }
+  return true;
 }
 
 std::string ShellQuote(const std::vector<std::string>& argv) {

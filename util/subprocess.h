@@ -36,6 +36,16 @@ struct SubprocessOptions {
   std::function<void(const std::string&)> on_line;
   // False: stdout_data stays empty (for long, chatty commands read through on_line).
   bool keep_stdout = true;
+  // Credentials of the child: before exec it drops its supplementary groups (setgroups(0))
+  // and sets real, effective and saved ids (setresgid, then setresuid). A failure is a
+  // start_error. Unset: the caller's credentials.
+  std::optional<uid_t> uid;
+  std::optional<gid_t> gid;
+  // A terminal device path ("/dev/pts/N"): the child starts a new session (setsid instead of
+  // a new process group; it is still its own group leader), opens this terminal, makes it
+  // its controlling terminal (TIOCSCTTY) and uses it as stdin (stdin_data is ignored);
+  // stdout and stderr stay the pipes. The terminal is opened before credentials change.
+  std::string controlling_tty;
 };
 
 struct SubprocessResult {
@@ -63,9 +73,10 @@ class Subprocess {
   // Kills the child's process group and reaps the child if Wait() was not called.
   ~Subprocess();
 
-  // Starts argv (argv[0] is searched in $PATH when it has no '/') in a new process group,
-  // with the default disposition for every signal, an empty signal mask and no fds but
-  // 0-2. Returns false and sets the result's start_error when it cannot be started.
+  // Starts argv (argv[0] is searched in $PATH when it has no '/') in a new process group
+  // (a new session with options.controlling_tty), with the default disposition for every
+  // signal, an empty signal mask and no fds but 0-2. Returns false and sets the result's
+  // start_error when it cannot be started.
   bool Start(const std::vector<std::string>& argv, const SubprocessOptions& options = {});
 
   pid_t pid() const { return pid_; }
@@ -96,6 +107,29 @@ class Subprocess {
 // Starts argv and waits for it: Subprocess::Start followed by Wait.
 SubprocessResult RunSubprocess(const std::vector<std::string>& argv,
                                const SubprocessOptions& options = {});
+
+// A pseudo-terminal pair to run a child on (SubprocessOptions::controlling_tty =
+// slave_path()). Holds the master and one slave fd (opened O_NOCTTY, so it is nobody's
+// controlling terminal), so that input queued for the slave outlives the child.
+class PseudoTerminal {
+ public:
+  PseudoTerminal() = default;
+  PseudoTerminal(const PseudoTerminal&) = delete;
+  PseudoTerminal& operator=(const PseudoTerminal&) = delete;
+  ~PseudoTerminal();
+
+  // Returns false and sets *error when no pair can be opened.
+  bool Open(std::string* error);
+
+  int master() const { return master_; }
+  int slave() const { return slave_; }
+  const std::string& slave_path() const { return slave_path_; }
+
+ private:
+  int master_ = -1;
+  int slave_ = -1;
+  std::string slave_path_;
+};
 
 // Quotes argv for a POSIX shell, for reproducer lines in failure messages.
 std::string ShellQuote(const std::vector<std::string>& argv);

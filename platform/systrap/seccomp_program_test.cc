@@ -16,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "platform/systrap/stub_image.h"
 #include "platform/systrap/sysmsg/shared_region.h"
+#include "platform/systrap/sysmsg/stub_rodata.h"
 #include "policy/bpf_interpreter.h"
 #include "policy/default_policy.h"
 
@@ -36,6 +37,7 @@ std::string ActionName(uint32_t action) { return policy::SeccompActionName(actio
 constexpr uint64_t kTextStart = 0x7e0000001000;
 constexpr uint64_t kTextEnd = 0x7e0000005000;
 constexpr uint64_t kEmptyPath = 0x7e0000006340;
+constexpr uint64_t kRodata = 0x7e0000006400;
 constexpr uint64_t kStubIp = 0x7e0000002000;
 constexpr uint64_t kAtEmptyPath = 0x1000;
 
@@ -44,6 +46,7 @@ StubLayout TestLayout() {
   layout.text_start = kTextStart;
   layout.text_end = kTextEnd;
   layout.empty_path = kEmptyPath;
+  layout.rodata = kRodata;
   layout.image_end = 0x7e0000007000;
   return layout;
 }
@@ -73,7 +76,7 @@ class SeccompProgramTest : public ::testing::Test {
   std::string Run(const seccomp_data& data) { return Run(TestLayout(), data); }
 
   std::string Run(const StubLayout& layout, const seccomp_data& data) {
-    auto program = BuildSeccompProgram(layout, guest_);
+    auto program = BuildSeccompProgram(layout, guest_, options_);
     if (!program) {
       ADD_FAILURE() << "BuildSeccompProgram: " << program.error();
       return "build failed";
@@ -83,18 +86,22 @@ class SeccompProgramTest : public ::testing::Test {
       ADD_FAILURE() << "interpreter: " << r.error;
       return "interpreter failed";
     }
-    // SECCOMP_RET_TRAP and SECCOMP_RET_KILL_PROCESS carry no data in this filter.
+    // Only SECCOMP_RET_ERRNO carries data: the errno.
+    if ((r.action & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ERRNO) {
+      return "ERRNO " + std::to_string(r.action & SECCOMP_RET_DATA);
+    }
     EXPECT_EQ(r.action & SECCOMP_RET_DATA, 0u) << ActionName(r.action);
     return ActionName(r.action);
   }
 
   policy::PolicyTable guest_;
+  StubRangeOptions options_;
 };
 
 TEST_F(SeccompProgramTest, FitsTheKernelLimits) {
   auto program = BuildSeccompProgram(TestLayout(), guest_);
   ASSERT_TRUE(program) << program.error();
-  EXPECT_GT(program->size(), 11u);  // the prologue plus libseccomp's part
+  EXPECT_GT(program->size(), 14u);  // the prologue plus the compiled stub-range policy
   EXPECT_LE(program->size(), size_t{BPF_MAXINSNS});
   EXPECT_LE(program->size(), size_t{kMaxFilter});
 }
@@ -210,7 +217,7 @@ TEST_F(SeccompProgramTest, StubMayNotCloseRangesOverReservedFds) {
 
 // The stub's own split close_range calls ([3, 1019] and [1023, ~0u] for a guest's
 // close_range(3, ~0u)) must pass. libseccomp 2.5.4 compiled the two-argument rule wrongly
-// (a stale accumulator after the first comparison), so this check is hand-written BPF.
+// (a stale accumulator after the first comparison); policy/bpf_compiler compiles it.
 TEST_F(SeccompProgramTest, StubMayCloseRangesBesideReservedFds) {
   EXPECT_EQ(Run(Call(SYS_close_range, kStubIp, {3, 1000, 0})), "ALLOW");
   EXPECT_EQ(Run(Call(SYS_close_range, kStubIp, {3, kFirstReservedFd - 1, 0})), "ALLOW");
@@ -222,47 +229,160 @@ TEST_F(SeccompProgramTest, StubMayNotPtrace) {
   EXPECT_EQ(Run(Call(SYS_ptrace, kStubIp, {16 /* PTRACE_ATTACH */, 1})), "KILL_PROCESS");
 }
 
-TEST_F(SeccompProgramTest, DeniedByDefaultDiesFromTheStub) {
+// A denied call made from the stub's text fails as it would for the guest; a killed one kills.
+TEST_F(SeccompProgramTest, DeniedByDefaultFailsFromTheStubToo) {
   ASSERT_EQ(guest_.entries[SYS_reboot].fallback.action, Action::kDeny);
   ASSERT_EQ(guest_.entries[SYS_init_module].fallback.action, Action::kDeny);
-  EXPECT_EQ(Run(Call(SYS_reboot, kStubIp)), "KILL_PROCESS");
-  EXPECT_EQ(Run(Call(SYS_init_module, kStubIp)), "KILL_PROCESS");
-  EXPECT_EQ(Run(Call(SYS_bpf, kStubIp)), "KILL_PROCESS");
+  EXPECT_EQ(Run(Call(SYS_reboot, kStubIp)), "ERRNO 1");
+  EXPECT_EQ(Run(Call(SYS_init_module, kStubIp)), "ERRNO 1");
+  EXPECT_EQ(Run(Call(SYS_bpf, kStubIp)), "ERRNO 1");
+  EXPECT_EQ(Run(Call(SYS_io_uring_setup, kStubIp)), "ERRNO 38");
 }
 
-TEST_F(SeccompProgramTest, EveryDeniedSyscallDiesFromTheStub) {
+TEST_F(SeccompProgramTest, EveryDeniedOrKilledSyscallStaysSoFromTheStub) {
+  Use(DefaultPolicy().Kill(SYS_mkdir).Kill(SYS_getppid).Deny(SYS_mkdirat, 13));
   auto program = BuildSeccompProgram(TestLayout(), guest_);
   ASSERT_TRUE(program) << program.error();
+  int checked = 0;
   for (int nr = 0; nr < kSyscallLimit; ++nr) {
     if (!FindSyscall(static_cast<uint64_t>(nr))) continue;
-    Action d = guest_.entries[nr].fallback.action;
-    if (d != Action::kDeny && d != Action::kKill) continue;
+    const policy::Disposition d = guest_.entries[nr].fallback;
+    if (d.action != Action::kDeny && d.action != Action::kKill) continue;
     SCOPED_TRACE(FindSyscall(static_cast<uint64_t>(nr))->name);
-    BpfResult r = RunBpf(*program, Call(nr, kStubIp));
+    BpfResult r = RunBpf(*program, Call(nr, kStubIp, {0x401000, 0x402000, 0, 0, 0, 0}));
     ASSERT_TRUE(r.ok) << r.error;
-    EXPECT_EQ(ActionName(r.action), "KILL_PROCESS");
+    if (d.action == Action::kKill || nr == SYS_ptrace) {  // ptrace: killed from the stub
+      EXPECT_EQ(ActionName(r.action), "KILL_PROCESS");
+    } else {
+      EXPECT_EQ(r.action, SECCOMP_RET_ERRNO | d.err);
+    }
+    ++checked;
   }
+  EXPECT_GT(checked, 40);
 }
 
-TEST_F(SeccompProgramTest, OverriddenRulesDieFromTheStub) {
+TEST_F(SeccompProgramTest, OverriddenRulesApplyFromTheStub) {
   EXPECT_EQ(Run(Call(SYS_getppid, kStubIp)), "ALLOW");
   Use(DefaultPolicy().Deny(SYS_getppid, 13));
-  EXPECT_EQ(Run(Call(SYS_getppid, kStubIp)), "KILL_PROCESS");
+  EXPECT_EQ(Run(Call(SYS_getppid, kStubIp)), "ERRNO 13");
   EXPECT_EQ(Run(Call(SYS_getppid, 0x401000)), "TRAP");
 
-  Use(DefaultPolicy().Kill(SYS_getpid));
-  EXPECT_EQ(Run(Call(SYS_getpid, kStubIp)), "KILL_PROCESS");
+  Use(DefaultPolicy().Kill(SYS_mkdir));
+  EXPECT_EQ(Run(Call(SYS_mkdir, kStubIp)), "KILL_PROCESS");
   EXPECT_EQ(Run(Call(SYS_getppid, kStubIp)), "ALLOW");
 
   // A denied call that also has stub-range rules (dup2 onto reserved fds) compiles.
   Use(DefaultPolicy().Deny(SYS_dup2, 13));
-  EXPECT_EQ(Run(Call(SYS_dup2, kStubIp, {3, 4})), "KILL_PROCESS");
+  EXPECT_EQ(Run(Call(SYS_dup2, kStubIp, {3, 4})), "ERRNO 13");
   EXPECT_EQ(Run(Call(SYS_dup2, kStubIp, {3, kStubFd})), "KILL_PROCESS");
 }
 
-TEST_F(SeccompProgramTest, BrokeredSyscallsRunFromTheStub) {
+// The guest's argument rules hold for the stub's text as well: a reply changed in the
+// shared region after the sentry decided cannot turn an allowed call into a refused one.
+TEST_F(SeccompProgramTest, GuestArgumentRulesApplyFromTheStub) {
+  Use(DefaultPolicy().When(SYS_ioctl, {policy::ArgInt32Eq(1, 0x5412 /* TIOCSTI */)},
+                           {Action::kDeny, 1}));
+  EXPECT_EQ(Run(Call(SYS_ioctl, kStubIp, {0, 0x5412, 0x401000})), "ERRNO 1");
+  EXPECT_EQ(Run(Call(SYS_ioctl, kStubIp, {0, 0x5401 /* TCGETS */, 0x401000})), "ALLOW");
+}
+
+TEST_F(SeccompProgramTest, BrokeredSyscallsAreTheSentrys) {
   ASSERT_EQ(guest_.entries[SYS_uname].fallback.action, Action::kBroker);
+  EXPECT_EQ(Run(Call(SYS_uname, kStubIp)), "KILL_PROCESS");
+  options_.stub_runs_brokered_calls = true;  // inproc: the stub is the sentry
   EXPECT_EQ(Run(Call(SYS_uname, kStubIp)), "ALLOW");
+}
+
+// The guest's policy refuses each of these; the stub's own use of it still runs (pinned),
+// and the same call with the guest's own arguments does not.
+TEST_F(SeccompProgramTest, StubOwnCallsSurviveAPolicyThatDeniesThem) {
+  PolicyBuilder b = DefaultPolicy();
+  for (int nr :
+       {SYS_futex,       SYS_kill,       SYS_tgkill,   SYS_rt_sigaction, SYS_rt_sigprocmask,
+        SYS_sigaltstack, SYS_arch_prctl, SYS_readlink, SYS_prctl,        SYS_openat,
+        SYS_statx,       SYS_faccessat2, SYS_fcntl,    SYS_mmap,         462 /* mseal */,
+        SYS_write,       SYS_getpid,     SYS_gettid,   SYS_close,        SYS_sched_yield,
+        SYS_exit_group}) {
+    b.Deny(nr, 13);
+  }
+  Use(b);
+  constexpr uint64_t kGuestPtr = 0x401000;
+  struct Case {
+    int nr;
+    std::initializer_list<uint64_t> stub_args;
+    std::initializer_list<uint64_t> guest_args;
+  };
+  const Case cases[] = {
+      {SYS_futex, {kSharedBase + 0x40, 0, 1}, {kGuestPtr, 0, 1}},
+      {SYS_kill, {1234, 0}, {1234, 9}},
+      {SYS_tgkill, {12, 12, 31}, {12, 12, 9}},
+      {SYS_rt_sigaction, {31, kRodata + kRodataSigsysAction, 0, 8}, {10, kGuestPtr, 0, 8}},
+      {SYS_rt_sigaction, {31, kRodata + kRodataDefaultAction, 0, 8}, {31, 0, kGuestPtr, 8}},
+      {SYS_rt_sigprocmask, {1, kRodata + kRodataSigsysSet, 0, 8}, {1, kGuestPtr, 0, 8}},
+      {SYS_rt_sigprocmask, {0, 0, kGuestPtr, 8}, {0, kGuestPtr, 0, 8}},
+      {SYS_sigaltstack, {0, kGuestPtr}, {kGuestPtr, 0}},
+      {SYS_arch_prctl, {0x1001 /* SET_GS */, kSharedBase + 0x1000}, {0x1002 /* SET_FS */, 0}},
+      {SYS_arch_prctl, {0x1004 /* GET_GS */, kGuestPtr}, {0x1003 /* GET_FS */, kGuestPtr}},
+      {SYS_readlink, {kRodata + kRodataThreadSelf, kGuestPtr, 63}, {kGuestPtr, kGuestPtr, 63}},
+      {SYS_prctl, {21 /* PR_GET_SECCOMP */}, {22 /* PR_SET_SECCOMP */}},
+      {SYS_prctl, {15 /* PR_SET_NAME */, kGuestPtr}, {4 /* PR_SET_DUMPABLE */, 1}},
+      {SYS_openat,
+       {static_cast<uint64_t>(-100), kRodata + kRodataSelfStat, 0},
+       {static_cast<uint64_t>(-100), kGuestPtr, 0}},
+      {SYS_openat,
+       {static_cast<uint64_t>(-100), kRodata + kRodataSelfStat, 0},
+       {static_cast<uint64_t>(-100), kRodata + kRodataSelfStat, 01 /* O_WRONLY */}},
+      {SYS_statx, {3, kEmptyPath, 0x1000, 0x3, kGuestPtr}, {3, kGuestPtr, 0, 0x3, kGuestPtr}},
+      {SYS_faccessat2, {3, kEmptyPath, 1, 0x1200}, {-100ull, kGuestPtr, 1, 0}},
+      {SYS_fcntl, {5, 0 /* F_DUPFD */, 3}, {5, 4 /* F_SETFL */, 0x800}},
+      {SYS_mmap,
+       {kSharedBase, kRegionSize, 3, 0x100001 /* SHARED|FIXED_NOREPLACE */, kSharedFd, 0},
+       {0, 4096, 3, 0x22, ~0ull, 0}},
+      {SYS_mmap,
+       {kStubBase + 0x1000, 0x5000, 5, 0x11 /* SHARED|FIXED */, kStubFd, 0x1000},
+       {0, 0x5000, 5, 0x2 /* PRIVATE */, 3, 0}},
+      {462, {kStubBase, 0x20000, 0}, {kGuestPtr, 4096, 0}},
+      {SYS_write, {kTraceFd, kGuestPtr, 10}, {2, kGuestPtr, 10}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(FindSyscall(static_cast<uint64_t>(c.nr))->name);
+    EXPECT_EQ(Run(Call(c.nr, kStubIp, c.stub_args)), "ALLOW");
+    EXPECT_EQ(Run(Call(c.nr, kStubIp, c.guest_args)), "ERRNO 13");
+  }
+  for (int nr : {SYS_getpid, SYS_gettid, SYS_close, SYS_sched_yield, SYS_exit_group}) {
+    EXPECT_EQ(Run(Call(nr, kStubIp, {5})), "ALLOW") << nr;
+  }
+}
+
+// What a guest that took over the stub's text tries first.
+TEST_F(SeccompProgramTest, HijackedStubCannotTakeSigsysOrTheReservedFds) {
+  // Its own SIGSYS handler, or the stub's constants moved by one byte.
+  EXPECT_EQ(Run(Call(SYS_rt_sigaction, kStubIp, {31, 0x401000, 0, 8})), "KILL_PROCESS");
+  EXPECT_EQ(Run(Call(SYS_rt_sigaction, kStubIp, {31, kRodata + kRodataSigsysAction + 1, 0, 8})),
+            "KILL_PROCESS");
+  EXPECT_EQ(Run(Call(SYS_rt_sigaction, kStubIp, {31, kRodata + kRodataSigsysAction, 0x401000, 8})),
+            "KILL_PROCESS");
+  // Another slot for its GS base through the syscall (wrgsbase needs none: README).
+  EXPECT_EQ(Run(Call(SYS_arch_prctl, kStubIp, {0x1001, 0x401000})), "KILL_PROCESS");
+  // The region fd mapped elsewhere, made close-on-exec, or the stub fd through ioctl.
+  EXPECT_EQ(Run(Call(SYS_mmap, kStubIp, {0, kRegionSize, 3, 1 /* SHARED */, kSharedFd, 0})),
+            "KILL_PROCESS");
+  EXPECT_EQ(Run(Call(SYS_fcntl, kStubIp, {kSharedFd, 2 /* F_SETFD */, 1})), "KILL_PROCESS");
+  EXPECT_EQ(Run(Call(SYS_ioctl, kStubIp, {kStubFd, 0x5451 /* FIOCLEX */})), "KILL_PROCESS");
+  EXPECT_EQ(Run(Call(SYS_ftruncate, kStubIp, {kSharedFd, 0})), "KILL_PROCESS");
+  // The stub's text mapped writable.
+  EXPECT_EQ(Run(Call(SYS_mmap, kStubIp, {kStubBase + 0x1000, 0x5000, 7, 0x11, kStubFd, 0x1000})),
+            "KILL_PROCESS");
+}
+
+TEST_F(SeccompProgramTest, NoExecOfTheStubForAGuestThatMayNotExec) {
+  const seccomp_data exec_stub =
+      Call(SYS_execveat, kStubIp, {kStubFd, kEmptyPath, 0x1000, 0x2000, kAtEmptyPath});
+  EXPECT_EQ(Run(exec_stub), "ALLOW");
+  Use(DefaultPolicy().Deny(SYS_execve, 13).Kill(SYS_execveat));
+  EXPECT_EQ(Run(exec_stub), "KILL_PROCESS");
+  Use(DefaultPolicy().Deny(SYS_execve, 13));  // execveat still allowed: the stub execs itself
+  EXPECT_EQ(Run(exec_stub), "ALLOW");
 }
 
 TEST_F(SeccompProgramTest, RejectsTextAcrossA4GiBBoundary) {

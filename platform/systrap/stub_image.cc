@@ -65,12 +65,13 @@ std::expected<StubLayout, std::string> ParseStubLayout(std::span<const uint8_t> 
       const char* name =
           reinterpret_cast<const char*>(image.data() + strtab.sh_offset + sym.st_name);
       size_t max = strtab.sh_size - sym.st_name;
-      if (strnlen(name, max) < max && std::strcmp(name, "kStubEmptyPath") == 0) {
-        layout.empty_path = sym.st_value;
-      }
+      if (strnlen(name, max) == max) continue;
+      if (std::strcmp(name, "kStubEmptyPath") == 0) layout.empty_path = sym.st_value;
+      if (std::strcmp(name, "kStubRodata") == 0) layout.rodata = sym.st_value;
     }
   }
   if (!layout.empty_path) return fail("no kStubEmptyPath symbol");
+  if (!layout.rodata) return fail("no kStubRodata symbol");
   return layout;
 }
 

@@ -15,6 +15,7 @@ struct StubLayout {
   uint64_t text_start = 0;
   uint64_t text_end = 0;
   uint64_t empty_path = 0;  // address of kStubEmptyPath
+  uint64_t rodata = 0;      // address of kStubRodata (sysmsg/stub_rodata.h)
   uint64_t image_end = 0;   // end of the highest segment
 };
 

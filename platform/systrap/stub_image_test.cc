@@ -16,6 +16,7 @@
 
 #include "gtest/gtest.h"
 #include "platform/systrap/sysmsg/shared_region.h"
+#include "platform/systrap/sysmsg/stub_rodata.h"
 
 namespace snare::systrap {
 namespace {
@@ -89,6 +90,35 @@ TEST(StubImageTest, EmptyPathIsAnEmptyStringInTheImage) {
   }
   EXPECT_TRUE(found) << "kStubEmptyPath 0x" << std::hex << layout->empty_path
                      << " is in no loaded segment";
+}
+
+// The constants the filter pins pointer arguments to: in a read-only segment of the image,
+// with the handler and restorer inside the stub's text.
+TEST(StubImageTest, RodataHoldsTheSealedConstants) {
+  auto image = StubImageBytes();
+  auto layout = ParseStubLayout(image);
+  ASSERT_TRUE(layout) << layout.error();
+  const Elf64_Phdr* holder = nullptr;
+  for (const Elf64_Phdr& ph : ProgramHeaders(image)) {
+    if (ph.p_type == PT_LOAD && layout->rodata >= ph.p_vaddr &&
+        layout->rodata + sizeof(StubRodata) <= ph.p_vaddr + ph.p_filesz) {
+      holder = &ph;
+    }
+  }
+  ASSERT_NE(holder, nullptr) << "kStubRodata is in no loaded segment's file data";
+  EXPECT_EQ(holder->p_flags & PF_W, 0u) << "kStubRodata is in a writable segment";
+  StubRodata r;
+  std::memcpy(&r, image.data() + holder->p_offset + (layout->rodata - holder->p_vaddr), sizeof(r));
+  EXPECT_GE(r.sigsys_action[0], layout->text_start);
+  EXPECT_LT(r.sigsys_action[0], layout->text_end);
+  EXPECT_EQ(r.sigsys_action[1], 0x44000004u);  // SA_SIGINFO | SA_RESTORER | SA_NODEFER
+  EXPECT_GE(r.sigsys_action[2], layout->text_start);
+  EXPECT_LT(r.sigsys_action[2], layout->text_end);
+  EXPECT_EQ(r.sigsys_action[3], 0u);
+  for (uint64_t word : r.default_action) EXPECT_EQ(word, 0u);
+  EXPECT_EQ(r.sigsys_set, 1ull << 30);
+  EXPECT_STREQ(r.thread_self, "/proc/thread-self");
+  EXPECT_STREQ(r.self_stat, "/proc/self/stat");
 }
 
 TEST(StubImageTest, RejectsMalformedImages) {

@@ -1,5 +1,6 @@
 #include "platform/systrap/systrap_machine.h"
 
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <sched.h>
 #include <signal.h>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string>
 
 #include "platform/systrap/seccomp_program.h"
 #include "platform/systrap/slot_context.h"
@@ -35,7 +37,9 @@ std::expected<std::unique_ptr<platform::Machine>, std::string> NewStubMachine(
     const platform::MachineConfig& config, Mode mode) {
   auto layout = ParseStubLayout(StubImageBytes());
   if (!layout) return std::unexpected(layout.error());
-  auto filter = BuildSeccompProgram(*layout, config.policy);
+  StubRangeOptions options;
+  options.stub_runs_brokered_calls = mode == Mode::kInproc;
+  auto filter = BuildSeccompProgram(*layout, config.policy, options);
   if (!filter) return std::unexpected(filter.error());
   auto stub_fd = CreateStubMemfd();
   if (!stub_fd) return std::unexpected(stub_fd.error());
@@ -71,6 +75,7 @@ SystrapMachine::SystrapMachine(SharedRegionFile region, int stub_fd, Mode mode, 
 
 SystrapMachine::~SystrapMachine() {
   if (stub_fd_ >= 0) close(stub_fd_);
+  if (guest_proc_fd_ >= 0) close(guest_proc_fd_);
 }
 
 uint32_t SystrapMachine::SlotsHigh() const {
@@ -124,7 +129,12 @@ void SystrapMachine::FindGone(std::vector<uint32_t>* gone) const {
     if (state == kSlotFree) continue;
     if (state != kSlotExiting && !all_claimed) continue;
     const int32_t tid = Load(slot->host_tid);
-    if (tid > 0 && kill(tid, 0) < 0 && errno == ESRCH) gone->push_back(i);
+    if (tid <= 0) continue;
+    const bool alive = guest_proc_fd_ >= 0
+                           ? faccessat(guest_proc_fd_, std::to_string(tid).c_str(), F_OK, 0) == 0 ||
+                                 errno != ENOENT
+                           : kill(tid, 0) == 0 || errno != ESRCH;
+    if (!alive) gone->push_back(i);
   }
 }
 
@@ -161,6 +171,11 @@ void SystrapMachine::Sleep() {
 std::unique_ptr<platform::Context> SystrapMachine::NewContext(const platform::TrapSource& source,
                                                               std::function<void()> yield) {
   return std::make_unique<SlotContext>(SlotAt(region_.base(), source.thread), std::move(yield));
+}
+
+void SystrapMachine::SetGuestProc(int proc_dirfd) {
+  if (guest_proc_fd_ >= 0) close(guest_proc_fd_);
+  guest_proc_fd_ = proc_dirfd;
 }
 
 void SystrapMachine::WatchSentry(pid_t sentry) {

@@ -40,6 +40,7 @@ class SystrapMachine : public platform::Machine {
   std::unique_ptr<platform::Context> NewContext(const platform::TrapSource& source,
                                                 std::function<void()> yield) override;
   void WatchSentry(pid_t sentry) override;
+  void SetGuestProc(int proc_dirfd) override;
   std::vector<platform::SyscallCounters> Counters() const override;
 
  private:
@@ -51,6 +52,7 @@ class SystrapMachine : public platform::Machine {
   SharedRegionFile region_;
   Header* header_;
   int stub_fd_;
+  int guest_proc_fd_ = -1;
   Mode mode_;
   platform::GuestEntry entry_;
   uint32_t idle_ = 0;

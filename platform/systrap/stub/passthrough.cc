@@ -180,9 +180,11 @@ long OpenExecutable(int dirfd, const char* path, int at_flags, int* out_fd) {
   }
   if (fd < 0) return fd == -ELOOP && (at_flags & AT_SYMLINK_NOFOLLOW) ? -ELOOP : fd;
   struct statx stx;
-  long r = Sys(__NR_statx, fd, P(""), AT_EMPTY_PATH, STATX_TYPE | STATX_MODE, P(&stx));
+  long r = Sys(__NR_statx, fd, P(kStubEmptyPath), AT_EMPTY_PATH, STATX_TYPE | STATX_MODE, P(&stx));
   if (r == 0 && !S_ISREG(stx.stx_mode)) r = -EACCES;
-  if (r == 0) r = Sys(__NR_faccessat2, fd, P(""), 1 /* X_OK */, AT_EMPTY_PATH | AT_EACCESS);
+  if (r == 0) {
+    r = Sys(__NR_faccessat2, fd, P(kStubEmptyPath), 1 /* X_OK */, AT_EMPTY_PATH | AT_EACCESS);
+  }
   if (r < 0) {
     Sys(__NR_close, fd);
     return r;

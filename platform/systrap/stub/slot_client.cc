@@ -7,6 +7,7 @@
 
 #include "platform/systrap/stub/inproc_sentry.h"
 #include "platform/systrap/stub/raw_syscall.h"
+#include "platform/systrap/stub/stub_rodata.h"
 #include "platform/systrap/stub/stub_runtime.h"
 
 namespace snare::stub {
@@ -36,7 +37,7 @@ void SetGsBase(Slot* slot) {
 // The thread's id in the sentry's pid namespace, from /proc/thread-self ("PID/task/TID").
 int32_t HostTid() {
   char buf[64];
-  long n = Sys(__NR_readlink, P("/proc/thread-self"), P(buf), sizeof(buf) - 1);
+  long n = Sys(__NR_readlink, RodataAddress(systrap::kRodataThreadSelf), P(buf), sizeof(buf) - 1);
   if (n <= 0) return 0;
   buf[n] = 0;
   const char* last = buf;
@@ -121,10 +122,13 @@ Slot* ClaimSlot() {
     }
     // All slots are held: the sentry frees those of dead threads when woken.
     WakeSentry(h);
+    // A futex wait in the shared region, not nanosleep: the filter lets the stub's text
+    // wait only there.
     struct {
       long sec, nsec;
     } ts = {0, 1000000};
-    Sys(__NR_nanosleep, P(&ts), 0);
+    const uint32_t hint = Load(h->slot_hint);
+    Sys(__NR_futex, P(&h->slot_hint), FUTEX_WAIT, hint, P(&ts));
   }
   Fatal("out of thread slots (more than 1024 live guest threads)");
 }

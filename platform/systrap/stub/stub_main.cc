@@ -16,6 +16,7 @@
 #include "platform/systrap/stub/passthrough.h"
 #include "platform/systrap/stub/raw_syscall.h"
 #include "platform/systrap/stub/slot_client.h"
+#include "platform/systrap/stub/stub_rodata.h"
 #include "platform/systrap/stub/stub_runtime.h"
 #include "platform/systrap/stub/trap_handler.h"
 #include "platform/systrap/sysmsg/shared_region.h"
@@ -27,12 +28,7 @@ extern "C" [[noreturn]] void StubEnterGuest(uint64_t entry, uint64_t sp);
 namespace snare::stub {
 namespace {
 
-using abi::kSaNodefer;
-using abi::kSaRestorer;
-using abi::kSaSiginfo;
-using abi::KSigaction;
 using abi::kSigsys;
-using abi::kSigsysBit;
 
 using systrap::Header;
 
@@ -75,14 +71,12 @@ void ProtectStub() {
   if (r < 0 && r != -ENOSYS) Fatal("mseal of the shared region failed", nullptr, r);
 }
 
+// Both structs are sealed constants: the filter lets the stub's text change SIGSYS only to
+// these (stub_rodata.h).
 void InstallSigsysHandler() {
-  KSigaction act = {reinterpret_cast<uint64_t>(&StubSigsysHandler),
-                    kSaSiginfo | kSaRestorer | kSaNodefer,
-                    reinterpret_cast<uint64_t>(&StubRestoreRt), 0};
-  long r = Sys(__NR_rt_sigaction, kSigsys, P(&act), 0, 8);
+  long r = Sys(__NR_rt_sigaction, kSigsys, RodataAddress(systrap::kRodataSigsysAction), 0, 8);
   if (r < 0) Fatal("cannot install the SIGSYS handler", nullptr, r);
-  uint64_t unblock = kSigsysBit;
-  Sys(__NR_rt_sigprocmask, 1 /* SIG_UNBLOCK */, P(&unblock), 0, 8);
+  Sys(__NR_rt_sigprocmask, 1 /* SIG_UNBLOCK */, RodataAddress(systrap::kRodataSigsysSet), 0, 8);
 }
 
 void InstallFilterOnce() {
@@ -163,7 +157,7 @@ uint64_t AuxValue(const uint64_t* auxv, uint64_t key) {
 // Reads the memory-map fields prctl(PR_SET_MM_MAP) needs from /proc/self/stat.
 bool ReadMmFields(uint64_t* out /* 52 entries, indexed by 1-based field number */) {
   char buf[2048];
-  long fd = Sys(__NR_openat, -100, P("/proc/self/stat"), 0);
+  long fd = Sys(__NR_openat, -100, RodataAddress(systrap::kRodataSelfStat), 0);
   if (fd < 0) return false;
   long n = Sys(__NR_read, fd, P(buf), sizeof(buf) - 1);
   Sys(__NR_close, fd);
@@ -237,8 +231,11 @@ extern "C" [[noreturn]] void StubMain(uint64_t* initial_sp) {
   } else {
     AdoptSlot(ParseDec(argv[1]));
   }
-  InstallFilterOnce();
 
+  // On the first launch the filter goes on only once the guest is loaded: loading opens,
+  // reads and maps files, which the guest's policy may deny to the guest itself. After a
+  // guest execve the filter is already there and the loading is the guest's (its policy for
+  // openat, pread64, mmap and mprotect applies to the exec it asked for).
   int64_t fd = ParseDec(argv[2]);
   if (fd < 0) Fatal("bad target fd");
   LoadedElf exe;
@@ -255,6 +252,7 @@ extern "C" [[noreturn]] void StubMain(uint64_t* initial_sp) {
     Sys(__NR_close, ifd);
   }
   NameProcess(argv[3], argv + 4, argc - 4);
+  InstallFilterOnce();
   EnterGuest(argv + 4, argc - 4, envp, auxv, argv[3], exe, has_interp ? &interp : nullptr);
 }
 

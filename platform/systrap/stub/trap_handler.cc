@@ -8,6 +8,7 @@
 #include "platform/systrap/stub/passthrough.h"
 #include "platform/systrap/stub/raw_syscall.h"
 #include "platform/systrap/stub/slot_client.h"
+#include "platform/systrap/stub/stub_rodata.h"
 #include "platform/systrap/stub/stub_runtime.h"
 #include "platform/systrap/sysmsg/shared_region.h"
 
@@ -15,10 +16,8 @@ namespace snare::stub {
 namespace {
 
 using abi::ArgKind;
-using abi::KSigaction;
 using abi::KSiginfo;
 using abi::kSigsys;
-using abi::kSigsysBit;
 using abi::kSysSeccomp;
 using abi::KUcontext;
 using policy::Verdict;
@@ -27,10 +26,8 @@ using systrap::Slot;
 
 // Dies by SIGSYS, as the kernel's SECCOMP_RET_KILL_PROCESS or a default SIGSYS would.
 [[noreturn]] void DieBySigsys() {
-  KSigaction dfl = {0, 0, 0, 0};
-  Sys(__NR_rt_sigaction, kSigsys, P(&dfl), 0, 8);
-  uint64_t unblock = kSigsysBit;
-  Sys(__NR_rt_sigprocmask, 1 /* SIG_UNBLOCK */, P(&unblock), 0, 8);
+  Sys(__NR_rt_sigaction, kSigsys, RodataAddress(systrap::kRodataDefaultAction), 0, 8);
+  Sys(__NR_rt_sigprocmask, 1 /* SIG_UNBLOCK */, RodataAddress(systrap::kRodataSigsysSet), 0, 8);
   for (;;) Sys(__NR_tgkill, Sys(__NR_getpid), Sys(__NR_gettid), kSigsys);
 }
 

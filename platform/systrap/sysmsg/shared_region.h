@@ -89,7 +89,7 @@ struct alignas(4096) Slot {
   uint32_t pending;  // set by the stub when a frame enters kFrameRequest
   int32_t tid;       // guest-visible ids (reported by the stub)
   int32_t tgid;
-  int32_t host_tid;     // tid in the sentry's pid namespace (0 if unknown)
+  int32_t host_tid;     // tid as the guest's /proc shows it (0 if unknown)
   uint32_t depth;       // number of live handler activations
   uint64_t generation;  // bumped on each claim
   Frame frames[kMaxDepth];

@@ -1,0 +1,255 @@
+#include "sandbox/sandbox_options.h"
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace snare::sandbox {
+namespace {
+
+using Kind = MountSpec::Kind;
+
+bool Contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+// A scratch directory under $TEST_TMPDIR, removed at the end.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    const char* base = getenv("TEST_TMPDIR");
+    std::string templ = std::string(base ? base : "/tmp") + "/options-XXXXXX";
+    path_ = mkdtemp(templ.data()) ? templ : "";
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+TEST(SandboxOptionsTest, MountTargets) {
+  EXPECT_EQ(ParseMountTarget("/data"), "/data");
+  EXPECT_EQ(ParseMountTarget("//a///b/"), "/a/b");
+  for (const char* bad : {"data", "", "./x"}) {
+    auto t = ParseMountTarget(bad);
+    ASSERT_FALSE(t) << bad;
+    EXPECT_TRUE(Contains(t.error(), "not an absolute path")) << t.error();
+  }
+  for (const char* bad : {"/a/../b", "/a/./b", "/.."}) {
+    auto t = ParseMountTarget(bad);
+    ASSERT_FALSE(t) << bad;
+    EXPECT_TRUE(Contains(t.error(), "'..'")) << t.error();
+  }
+  auto root = ParseMountTarget("/");
+  ASSERT_FALSE(root);
+  EXPECT_TRUE(Contains(root.error(), "--root")) << root.error();
+}
+
+TEST(SandboxOptionsTest, MountSources) {
+  ScratchDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  ASSERT_EQ(mkdir((dir.path() + "/sub").c_str(), 0755), 0);
+  char real[PATH_MAX];
+  ASSERT_NE(realpath(dir.path().c_str(), real), nullptr);
+  EXPECT_EQ(ParseMountSource("sub", dir.path()), std::string(real) + "/sub");
+  EXPECT_EQ(ParseMountSource(dir.path() + "/sub/../sub/", "/"), std::string(real) + "/sub");
+  auto missing = ParseMountSource("/nonexistent-snare-source", "/");
+  ASSERT_FALSE(missing);
+  EXPECT_TRUE(Contains(missing.error(), "'/nonexistent-snare-source'")) << missing.error();
+  EXPECT_TRUE(Contains(missing.error(), "No such file or directory")) << missing.error();
+}
+
+TEST(SandboxOptionsTest, Roots) {
+  ScratchDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  auto bare = ParseRoot(dir.path(), "/");
+  ASSERT_FALSE(bare);
+  EXPECT_TRUE(Contains(bare.error(), "has no /dev")) << bare.error();
+  for (const char* sub : {"/dev", "/proc", "/tmp"}) {
+    ASSERT_EQ(mkdir((dir.path() + sub).c_str(), 0755), 0);
+  }
+  EXPECT_TRUE(ParseRoot(dir.path(), "/")) << ParseRoot(dir.path(), "/").error();
+  auto file = ParseRoot("/etc/passwd", "/");
+  ASSERT_FALSE(file);
+  EXPECT_TRUE(Contains(file.error(), "not a directory")) << file.error();
+}
+
+TEST(SandboxOptionsTest, Values) {
+  EXPECT_EQ(ParseNetwork("none"), SandboxSpec::Network::kNone);
+  EXPECT_EQ(ParseNetwork("host"), SandboxSpec::Network::kHost);
+  EXPECT_TRUE(Contains(ParseNetwork("bridge").error(), "unknown network 'bridge'"));
+
+  EXPECT_EQ(ParseId("0"), 0u);
+  EXPECT_EQ(ParseId("4294967294"), 4294967294u);
+  for (const char* bad : {"", "-1", "4294967295", "1e3", "x", "12 "}) {
+    EXPECT_FALSE(ParseId(bad)) << bad;
+  }
+
+  EXPECT_EQ(ParseHostname("box-1.example"), "box-1.example");
+  for (std::string bad :
+       {std::string(""), std::string(65, 'a'), std::string("a b"), std::string("a/b")}) {
+    auto h = ParseHostname(bad);
+    ASSERT_FALSE(h) << bad;
+    EXPECT_TRUE(Contains(h.error(), "bad hostname")) << h.error();
+  }
+
+  EXPECT_EQ(ParseTimeLimit("30"), 30.0);
+  EXPECT_EQ(ParseTimeLimit("0.5"), 0.5);
+  for (const char* bad : {"0", "-1", "", "x", "1s", "inf", "nan", "99999999999"}) {
+    auto t = ParseTimeLimit(bad);
+    ASSERT_FALSE(t) << bad;
+    EXPECT_TRUE(Contains(t.error(), std::string("'") + bad + "'")) << t.error();
+  }
+  EXPECT_FALSE(CheckTimeLimit(0));
+}
+
+TEST(SandboxOptionsTest, Rlimits) {
+  auto r = ParseRlimit("nofile=64");
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->resource, RLIMIT_NOFILE);
+  EXPECT_EQ(r->soft, 64u);
+  EXPECT_EQ(r->hard, 64u);
+
+  r = ParseRlimit("as=1G:unlimited");
+  rlimit own;
+  ASSERT_EQ(getrlimit(RLIMIT_AS, &own), 0);
+  if (own.rlim_max == RLIM_INFINITY) {
+    ASSERT_TRUE(r) << r.error();
+    EXPECT_EQ(r->soft, rlim_t{1} << 30);
+    EXPECT_EQ(r->hard, RLIM_INFINITY);
+  }
+  r = ParseRlimit("core=0");
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->hard, 0u);
+
+  struct Bad {
+    const char* spec;
+    const char* says;
+  };
+  for (const Bad& bad :
+       {Bad{"nofile", "NAME=SOFT[:HARD]"}, Bad{"files=3", "unknown resource"},
+        Bad{"nofile=x", "bad limit 'x'"}, Bad{"nofile=-1", "bad limit"},
+        Bad{"nofile=64:", "missing hard limit"}, Bad{"nofile=64:32", "above its hard limit"},
+        Bad{"nofile=99999999999999999999", "bad limit"}, Bad{"fsize=100000000000T", "bad limit"}}) {
+    auto b = ParseRlimit(bad.spec);
+    ASSERT_FALSE(b) << bad.spec;
+    EXPECT_TRUE(Contains(b.error(), bad.says)) << b.error();
+  }
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &own), 0);
+  if (own.rlim_max != RLIM_INFINITY) {
+    auto above = ParseRlimit("nofile=" + std::to_string(own.rlim_max + 1));
+    ASSERT_FALSE(above);
+    EXPECT_TRUE(Contains(above.error(), "cannot raise")) << above.error();
+  }
+}
+
+TEST(SandboxOptionsTest, BuildAppliesOptionsAfterTheProfile) {
+  SandboxOptions o;
+  o.mounts = {{Kind::kTmpfs, "", "/scratch"}, {Kind::kRoBind, "/usr", "/mnt/usr"}};
+  o.network = SandboxSpec::Network::kHost;
+  o.uid = 0;
+  o.gid = 5;
+  o.hostname = "box";
+  o.rlimits = {{RLIMIT_NOFILE, 64, 64}};
+  o.time_limit_s = 2.5;
+  auto spec = BuildSandboxSpec(o, "/work");
+  ASSERT_TRUE(spec) << spec.error();
+  EXPECT_TRUE(spec->confine);
+  ASSERT_GE(spec->mounts.size(), 2u);
+  // The profile's own mounts first, then the options' in order.
+  EXPECT_EQ(spec->mounts[0].target, "/dev");
+  EXPECT_EQ(spec->mounts[spec->mounts.size() - 2].target, "/scratch");
+  EXPECT_EQ(spec->mounts.back().target, "/mnt/usr");
+  EXPECT_EQ(spec->network, SandboxSpec::Network::kHost);
+  EXPECT_EQ(spec->uid, 0u);
+  EXPECT_EQ(spec->gid, 5u);
+  EXPECT_EQ(spec->hostname, "box");
+  ASSERT_EQ(spec->rlimits.size(), 1u);
+  EXPECT_EQ(spec->time_limit_s, 2.5);
+}
+
+TEST(SandboxOptionsTest, AnotherRootKeepsDevProcTmp) {
+  ScratchDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  for (const char* sub : {"/dev", "/proc", "/tmp"}) {
+    ASSERT_EQ(mkdir((dir.path() + sub).c_str(), 0755), 0);
+  }
+  SandboxOptions o;
+  o.root = dir.path();
+  auto spec = BuildSandboxSpec(o, "/work");
+  ASSERT_TRUE(spec) << spec.error();
+  EXPECT_EQ(spec->root, dir.path());
+  std::vector<std::string> targets;
+  for (const MountSpec& m : spec->mounts) targets.push_back(m.target);
+  // /run has no mount point in this root; the host's working directory is not bound.
+  EXPECT_EQ(targets, (std::vector<std::string>{"/dev", "/proc", "/tmp"}));
+}
+
+TEST(SandboxOptionsTest, TraceRefusesWhatOnlyASandboxHas) {
+  SandboxOptions base;
+  base.profile = "trace";
+  base.rlimits = {{RLIMIT_NOFILE, 64, 64}};
+  base.time_limit_s = 1;
+  EXPECT_TRUE(BuildSandboxSpec(base, "/work"));  // limits apply unconfined too
+
+  struct Case {
+    const char* flag;
+    void (*set)(SandboxOptions*);
+  };
+  for (const Case& c : {
+           Case{"--ro-bind",
+                [](SandboxOptions* o) {
+                  o->mounts = {{Kind::kTmpfs, "", "/x"}};
+                }},
+           Case{"--root", [](SandboxOptions* o) { o->root = "/"; }},
+           Case{"--net", [](SandboxOptions* o) { o->network = SandboxSpec::Network::kHost; }},
+           Case{"--uid", [](SandboxOptions* o) { o->uid = 0; }},
+           Case{"--gid", [](SandboxOptions* o) { o->gid = 0; }},
+           Case{"--hostname", [](SandboxOptions* o) { o->hostname = "box"; }},
+       }) {
+    SandboxOptions o = base;
+    c.set(&o);
+    auto spec = BuildSandboxSpec(o, "/work");
+    ASSERT_FALSE(spec) << c.flag;
+    EXPECT_TRUE(Contains(spec.error(), c.flag)) << spec.error();
+    EXPECT_TRUE(Contains(spec.error(), "--profile=trace")) << spec.error();
+  }
+}
+
+TEST(SandboxOptionsTest, OverlayReplacesSettingsAndAppendsLists) {
+  SandboxOptions file;
+  file.hostname = "file";
+  file.uid = 7;
+  file.mounts = {{Kind::kTmpfs, "", "/a"}};
+  SandboxOptions cli;
+  cli.hostname = "cli";
+  cli.mounts = {{Kind::kTmpfs, "", "/b"}};
+  Overlay(cli, &file);
+  EXPECT_EQ(file.hostname, "cli");
+  EXPECT_EQ(file.uid, 7u);
+  ASSERT_EQ(file.mounts.size(), 2u);
+  EXPECT_EQ(file.mounts[0].target, "/a");
+  EXPECT_EQ(file.mounts[1].target, "/b");
+}
+
+TEST(SandboxOptionsTest, UnknownProfile) {
+  SandboxOptions o;
+  o.profile = "bogus";
+  auto spec = BuildSandboxSpec(o, "/work");
+  ASSERT_FALSE(spec);
+  EXPECT_TRUE(Contains(spec.error(), "unknown profile 'bogus'")) << spec.error();
+}
+
+}  // namespace
+}  // namespace snare::sandbox

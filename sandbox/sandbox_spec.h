@@ -1,0 +1,59 @@
+// What confines a guest, as data: the filesystem it sees (a new root, bind mounts, tmpfs,
+// /dev, /proc), its network, its identity, its limits. The launcher turns it into
+// namespaces, mounts, Landlock rules and rlimits (sandbox_setup.h); profiles (profiles.h),
+// command-line options and policy files fill it.
+#ifndef SNARE_SANDBOX_SANDBOX_SPEC_H_
+#define SNARE_SANDBOX_SANDBOX_SPEC_H_
+
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace snare::sandbox {
+
+struct MountSpec {
+  enum class Kind {
+    kRoBind,  // source (host path) at target, read-only
+    kBind,    // source at target, writable
+    kTmpfs,   // an empty private tmpfs at target
+    kDev,     // a minimal /dev at target: null, zero, full, random, urandom, tty, shm, pts
+    kProc,    // a procfs of the guest's pid namespace at target
+  };
+  Kind kind;
+  std::string source;  // binds only
+  std::string target;  // a path inside the sandbox
+};
+
+struct RlimitSpec {
+  int resource;  // RLIMIT_*
+  rlim_t soft;
+  rlim_t hard;
+};
+
+struct SandboxSpec {
+  // False: no confinement at all (the trace profile): the guest shares the host's
+  // namespaces, files, network and terminal, as a plain interposer.
+  bool confine = true;
+  // The new root's source: a host directory bind-mounted read-only at "/".
+  std::string root = "/";
+  std::vector<MountSpec> mounts;  // in order, after the root
+  enum class Network { kNone, kHost } network = Network::kNone;
+  // Inside the sandbox; default: the invoking user's ids (65534 when invoked as root).
+  std::optional<uid_t> uid;
+  std::optional<gid_t> gid;
+  std::string hostname = "snare";
+  std::vector<RlimitSpec> rlimits;
+  double time_limit_s = 0;  // 0: none
+  // TCP ports the guest may connect to / bind (Landlock); empty: no TCP restriction beyond
+  // the network namespace.
+  std::vector<uint16_t> tcp_connect;
+  std::vector<uint16_t> tcp_bind;
+};
+
+}  // namespace snare::sandbox
+
+#endif  // SNARE_SANDBOX_SANDBOX_SPEC_H_

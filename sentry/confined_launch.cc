@@ -1,0 +1,330 @@
+#include "sentry/confined_launch.h"
+
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/mount.h>
+#include <linux/sched.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <map>
+
+#include "sandbox/capabilities.h"
+#include "sandbox/id_maps.h"
+#include "sandbox/init_filter.h"
+#include "sandbox/landlock_rules.h"
+#include "sandbox/loopback.h"
+#include "sandbox/mount_setup.h"
+#include "sentry/guest_exec.h"
+
+namespace snare::sentry {
+namespace {
+
+using sandbox::SandboxSpec;
+
+// Messages on the setup socket (SOCK_SEQPACKET: one message per send).
+constexpr char kReady[] = "ready";
+constexpr char kErrorPrefix[] = "error ";
+constexpr char kPidPrefix[] = "pid ";
+
+void Send(int sock, const std::string& message, int fd = -1) {
+  iovec iov = {const_cast<char*>(message.data()), message.size()};
+  msghdr msg = {};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  if (fd >= 0) {
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof(control);
+    cmsghdr* c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &fd, sizeof(int));
+  }
+  (void)!sendmsg(sock, &msg, MSG_NOSIGNAL);
+}
+
+// One message and the fd it carries (-1 if none).
+ssize_t Receive(int sock, char* buf, size_t len, int* fd) {
+  iovec iov = {buf, len};
+  msghdr msg = {};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof(control);
+  ssize_t n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+  *fd = -1;
+  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); n > 0 && c; c = CMSG_NXTHDR(&msg, c)) {
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) memcpy(fd, CMSG_DATA(c), 4);
+  }
+  return n;
+}
+
+[[noreturn]] void Fail(int sock, const std::string& what) {
+  Send(sock, kErrorPrefix + what);
+  _exit(127);
+}
+
+// Exits when `fd`'s other end is already closed: the process that should have killed us
+// with PR_SET_PDEATHSIG died before we asked for it.
+void ExitIfOrphaned(int fd) {
+  pollfd alive = {fd, 0, 0};
+  if (poll(&alive, 1, 0) > 0 && (alive.revents & (POLLHUP | POLLERR))) _exit(128 + SIGKILL);
+}
+
+// In the guest: leave everything the setup needed behind, then enter the platform.
+[[noreturn]] void GuestMain(const LaunchSpec& spec, GuestExec& exec, const sandbox::IdMap& ids) {
+  const SandboxSpec& sb = *spec.sandbox;
+  exec.PlaceFds();
+  // No controlling terminal: TIOCSTI and job control cannot reach the invoking shell.
+  if (setsid() < 0) Die("setsid", strerror(errno));
+  for (const sandbox::RlimitSpec& r : sb.rlimits) {
+    rlimit lim = {r.soft, r.hard};
+    if (setrlimit(r.resource, &lim) != 0) Die("setrlimit", strerror(errno));
+  }
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) Die("PR_SET_NO_NEW_PRIVS", strerror(errno));
+  if (auto r = sandbox::RestrictWithLandlock(sb); !r) Die("landlock", r.error().c_str());
+  // Opened with the setup's credentials: a program the invoking user may run starts even
+  // where the guest's own user could not reach it.
+  exec.OpenProgram();
+  if (auto r =
+          sandbox::DropPrivileges(sb.uid.value_or(ids.inside_uid), sb.gid.value_or(ids.inside_gid));
+      !r) {
+    Die("dropping privileges", r.error().c_str());
+  }
+  exec.Exec();
+}
+
+// pid 1 of the sandbox's pid namespace, root of its user namespace: builds the guest's
+// world, forks the guest, then only waits (under a filter of its own).
+[[noreturn]] void InitMain(const LaunchSpec& spec, GuestExec& exec, const sandbox::IdMap& ids,
+                           const std::map<std::string, int>& prepared, int sock, int parent_line) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  ExitIfOrphaned(parent_line);
+  // Wait until the helper has written our id maps; it keeps its end open while it lives.
+  char go;
+  if (read(parent_line, &go, 1) != 1) _exit(128 + SIGKILL);
+  close(parent_line);
+
+  // Not dumpable: the guest cannot read or write init's memory through /proc.
+  prctl(PR_SET_DUMPABLE, 0);
+  const SandboxSpec& sb = *spec.sandbox;
+  if (sethostname(sb.hostname.data(), sb.hostname.size()) != 0) {
+    Fail(sock, std::string("sethostname: ") + strerror(errno));
+  }
+  if (sb.network == SandboxSpec::Network::kNone) {
+    if (auto r = sandbox::BringUpLoopback(); !r) Fail(sock, r.error());
+  }
+  if (auto r = sandbox::SetUpMounts(sb, prepared, spec.cwd); !r) Fail(sock, r.error());
+  for (const auto& [target, fd] : prepared) close(fd);
+  pid_t guest = fork();
+  if (guest < 0) Fail(sock, std::string("fork: ") + strerror(errno));
+  if (guest == 0) {
+    close(sock);
+    GuestMain(spec, exec, ids);
+  }
+  // The sentry finds the guest's threads in the guest's /proc (it may not look through
+  // /proc/PID/root of a process that is not dumpable).
+  int proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  Send(sock, kReady, proc);
+  close(sock);
+  if (auto r = sandbox::InstallInitFilter(); !r) {
+    kill(guest, SIGKILL);
+    Die("init", r.error().c_str());
+  }
+  // The guest leads its own session: signals for it go to its whole process group.
+  _exit(ForwardSignalsAndWait(guest, -guest, /*interrupts=*/true));
+}
+
+// The sentry's child in the host's namespaces: drops the invoking user's supplementary
+// groups where it may (root's would otherwise stay effective inside), creates the
+// namespaces with init in them, writes init's id maps and relays signals and the exit
+// status.
+[[noreturn]] void HelperMain(const LaunchSpec& spec, GuestExec& exec, const sandbox::IdMap& ids,
+                             const std::map<std::string, int>& prepared, int sock, int lifeline) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  ExitIfOrphaned(lifeline);
+  if (getuid() == 0 && setgroups(0, nullptr) != 0) {
+    Fail(sock, std::string("setgroups: ") + strerror(errno));
+  }
+  int line[2];
+  if (pipe2(line, O_CLOEXEC) != 0) Fail(sock, std::string("pipe: ") + strerror(errno));
+  unsigned long flags = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS;
+  if (spec.sandbox->network == SandboxSpec::Network::kNone) flags |= CLONE_NEWNET;
+  long init = syscall(SYS_clone, flags | SIGCHLD, nullptr, nullptr, nullptr, nullptr);
+  if (init < 0) {
+    Fail(sock, std::string("creating the sandbox's namespaces: ") + strerror(errno) +
+                   (errno == EPERM || errno == ENOSPC
+                        ? " (are unprivileged user namespaces disabled? see "
+                          "/proc/sys/user/max_user_namespaces)"
+                        : ""));
+  }
+  if (init == 0) {
+    close(line[1]);
+    InitMain(spec, exec, ids, prepared, sock, line[0]);
+  }
+  close(line[0]);
+  if (auto r = sandbox::WriteIdMaps(static_cast<pid_t>(init), ids); !r) {
+    kill(static_cast<pid_t>(init), SIGKILL);
+    Fail(sock, r.error());
+  }
+  prctl(PR_SET_DUMPABLE, 0);
+  Send(sock, kPidPrefix + std::to_string(init));
+  (void)!write(line[1], "g", 1);  // init may go on; line[1] stays open while we live
+  close(sock);
+  for (const auto& [target, fd] : prepared) close(fd);
+  _exit(ForwardSignalsAndWait(static_cast<pid_t>(init), static_cast<pid_t>(init),
+                              /*interrupts=*/true));
+}
+
+// An unprivileged guest cannot write a directory root owns: for a run as root, the working
+// directory is attached through an idmapped mount that shows root's files as the guest's.
+std::expected<int, std::string> IdmappedTree(const std::string& path, const sandbox::IdMap& ids) {
+  // A process whose only job is to own a user namespace until the mount is idmapped.
+  int ready[2];
+  if (pipe2(ready, O_CLOEXEC) != 0) {
+    return std::unexpected(std::string("pipe: ") + strerror(errno));
+  }
+  const pid_t parent = getpid();
+  pid_t holder = fork();
+  if (holder < 0) return std::unexpected(std::string("fork: ") + strerror(errno));
+  if (holder == 0) {
+    // A sentry killed while the holder lives must not leave it behind.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(1);
+    close(ready[0]);
+    if (unshare(CLONE_NEWUSER) != 0) _exit(1);
+    (void)!write(ready[1], "u", 1);
+    pause();
+    _exit(0);
+  }
+  close(ready[1]);
+  char c;
+  const bool unshared = read(ready[0], &c, 1) == 1;
+  close(ready[0]);
+  auto done = [&](std::expected<int, std::string> result) {
+    kill(holder, SIGKILL);
+    waitpid(holder, nullptr, 0);
+    return result;
+  };
+  if (!unshared) return done(std::unexpected(std::string("unshare(CLONE_NEWUSER) failed")));
+  // The holder's namespace shows on-disk owner 0 as the guest's host id.
+  sandbox::IdMap map = {0, ids.outside_uid, 0, ids.outside_gid, /*map_root=*/false};
+  if (auto r = sandbox::WriteIdMaps(holder, map); !r) return done(std::unexpected(r.error()));
+  const std::string ns_path = "/proc/" + std::to_string(holder) + "/ns/user";
+  int userns = open(ns_path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (userns < 0) return done(std::unexpected("open " + ns_path + ": " + strerror(errno)));
+  int tree = static_cast<int>(syscall(SYS_open_tree, AT_FDCWD, path.c_str(),
+                                      OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE));
+  if (tree < 0) {
+    close(userns);
+    return done(std::unexpected("open_tree " + path + ": " + strerror(errno)));
+  }
+  mount_attr attr = {};
+  attr.attr_set = MOUNT_ATTR_IDMAP;
+  attr.userns_fd = static_cast<uint64_t>(userns);
+  long rc = syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH, &attr, sizeof(attr));
+  int err = errno;
+  close(userns);
+  if (rc != 0) {
+    close(tree);
+    return done(std::unexpected(std::string("idmapping ") + path + ": " + strerror(err)));
+  }
+  return done(tree);
+}
+
+}  // namespace
+
+std::expected<LaunchedGuest, std::string> LaunchConfined(const LaunchSpec& spec, GuestExec& exec) {
+  const sandbox::IdMap ids =
+      sandbox::GuestIdMap(getuid(), getgid(), spec.sandbox->uid, spec.sandbox->gid);
+  std::map<std::string, int> prepared;
+  if (getuid() == 0) {
+    // Every writable bind (the working directory's and --bind's), so that the guest may
+    // write what root may.
+    for (const sandbox::MountSpec& m : spec.sandbox->mounts) {
+      if (m.kind != sandbox::MountSpec::Kind::kBind) continue;
+      auto tree = IdmappedTree(m.source, ids);
+      if (!tree) {
+        for (const auto& [t, fd] : prepared) close(fd);
+        const bool is_cwd = m.source == spec.cwd;
+        return std::unexpected(
+            "cannot make " + (is_cwd ? "the working directory" : m.source) +
+            " writable for the guest (" + tree.error() + "); " +
+            (is_cwd ? "run elsewhere or use --profile=trace" : "bind another directory"));
+      }
+      if (auto it = prepared.find(m.target); it != prepared.end()) close(it->second);
+      prepared[m.target] = *tree;
+    }
+  }
+  int sock[2];
+  if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sock) != 0) {
+    return std::unexpected(std::string("socketpair: ") + strerror(errno));
+  }
+  // The sentry keeps the write end for its whole life (close-on-exec, never written).
+  int lifeline[2];
+  if (pipe2(lifeline, O_CLOEXEC) != 0) {
+    close(sock[0]);
+    close(sock[1]);
+    return std::unexpected(std::string("pipe: ") + strerror(errno));
+  }
+  fflush(nullptr);
+  pid_t helper = fork();
+  if (helper < 0) return std::unexpected(std::string("fork: ") + strerror(errno));
+  if (helper == 0) {
+    close(sock[0]);
+    close(lifeline[1]);
+    HelperMain(spec, exec, ids, prepared, sock[1], lifeline[0]);
+  }
+  close(sock[1]);
+  close(lifeline[0]);
+  for (const auto& [target, fd] : prepared) close(fd);
+
+  LaunchedGuest launched;
+  launched.init_pid = helper;
+  launched.own_pid_namespace = true;
+  pid_t init = -1;
+  std::string error;
+  for (;;) {
+    char buf[4096];
+    int fd;
+    ssize_t n = Receive(sock[0], buf, sizeof(buf), &fd);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error = "the sandbox's init exited during setup";
+      break;
+    }
+    std::string message(buf, static_cast<size_t>(n));
+    if (message.rfind(kPidPrefix, 0) == 0) {
+      init = static_cast<pid_t>(std::stol(message.substr(sizeof(kPidPrefix) - 1)));
+    } else if (message.rfind(kErrorPrefix, 0) == 0) {
+      error = message.substr(sizeof(kErrorPrefix) - 1);
+      break;
+    } else if (message == kReady) {
+      launched.guest_proc_fd = fd;
+      if (fd < 0) error = "init sent no /proc";
+      break;
+    }
+    if (fd >= 0) close(fd);
+  }
+  close(sock[0]);
+  if (!error.empty()) {
+    kill(helper, SIGKILL);
+    waitpid(helper, nullptr, 0);
+    close(lifeline[1]);
+    return std::unexpected("cannot set up the sandbox: " + error);
+  }
+  // lifeline[1] stays open (close-on-exec) until the sentry exits.
+  return launched;
+}
+
+}  // namespace snare::sentry
