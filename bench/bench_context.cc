@@ -56,10 +56,25 @@ std::vector<std::string> BenchContext::UnderSnare(const std::string& platform,
                                                   const std::vector<std::string>& flags,
                                                   const std::vector<std::string>& argv) const {
   std::vector<std::string> out = {self_, "run", "--platform=" + platform};
+  // Unless a step says otherwise it measures interposition alone (--profile=trace), as the
+  // runs stored before the sandbox existed did.
+  if (ProfileOf(flags) == "trace" &&
+      std::none_of(flags.begin(), flags.end(),
+                   [](const std::string& f) { return f.starts_with("--profile"); })) {
+    out.push_back("--profile=trace");
+  }
   out.insert(out.end(), flags.begin(), flags.end());
   out.push_back("--");
   out.insert(out.end(), argv.begin(), argv.end());
   return out;
+}
+
+std::string BenchContext::ProfileOf(const std::vector<std::string>& flags) {
+  std::string profile = "trace";
+  for (const std::string& f : flags) {
+    if (f.starts_with("--profile=")) profile = f.substr(10);
+  }
+  return profile;
 }
 
 std::expected<nlohmann::json, std::string> BenchContext::RunJson(

@@ -26,10 +26,13 @@ class BenchContext {
 
   // `snare __workload ARGS...`
   std::vector<std::string> Workload(const std::vector<std::string>& args) const;
-  // `snare run --platform=P FLAGS... -- ARGV...`
+  // `snare run --platform=P [--profile=trace] FLAGS... -- ARGV...`: the trace profile
+  // (interposition alone) unless FLAGS name another.
   std::vector<std::string> UnderSnare(const std::string& platform,
                                       const std::vector<std::string>& flags,
                                       const std::vector<std::string>& argv) const;
+  // The profile a `snare run` with FLAGS measures under UnderSnare.
+  static std::string ProfileOf(const std::vector<std::string>& flags);
 
   // Runs argv (pinned to `cpu` when >= 0) and parses the JSON object it prints last.
   static std::expected<nlohmann::json, std::string> RunJson(const std::vector<std::string>& argv,

@@ -1,7 +1,8 @@
 // What `snare bench` measures (parsed by cmd/bench_command.cc).
 //
 //   ladder      one syscall per rung: native, filter-allow, filter-errno, signal-floor,
-//               inproc, systrap, systrap-futex, systrap-1cpu
+//               inproc, systrap, systrap-futex, systrap-1cpu, systrap-confined,
+//               systrap-notify
 //   depth       the signal floor at user-namespace depth 0..max-depth
 //   contention  1..max-tasks trapping processes: same-ns, sibling-ns, distinct-uid
 //   workloads   the seed threads' benchmarks natively and under both platforms

@@ -17,6 +17,14 @@ void AddLadderSuite(BenchContext& context, std::vector<BenchStep>* steps) {
       {"systrap", "systrap", "native", {}, -1},
       {"systrap-futex", "systrap", "native", {"--spin=0"}, -1},
       {"systrap-1cpu", "systrap", "native", {"--spin=0"}, 0},
+      // The default profile's sandbox around the same trap path.
+      {"systrap-confined", "systrap", "native", {"--profile=sandbox"}, -1},
+      // The call takes the seccomp user-notification path instead of SIGSYS.
+      {"systrap-notify", "systrap", "native", {"--notify={call}"}, -1},
+  };
+  // The syscall each subject makes per iteration (the notified one).
+  auto call_of = [](const std::string& subject) -> std::string {
+    return subject == "read4k" ? "pread64" : subject == "openat-close" ? "openat" : subject;
   };
   const BenchOptions& o = context.options();
   for (const std::string subject : {"getppid", "read4k", "openat-close"}) {
@@ -28,7 +36,12 @@ void AddLadderSuite(BenchContext& context, std::vector<BenchStep>* steps) {
       long n = rung.name == "systrap-futex" || rung.name == "systrap-1cpu" ? calls / 10 : calls;
       std::vector<std::string> argv =
           context.Workload({"trap-loop", rung.mode, subject, std::to_string(n)});
-      if (rung.platform != "native") argv = context.UnderSnare(rung.platform, rung.flags, argv);
+      std::vector<std::string> flags = rung.flags;
+      for (std::string& f : flags) {
+        if (size_t at = f.find("{call}"); at != std::string::npos)
+          f.replace(at, 6, call_of(subject));
+      }
+      if (rung.platform != "native") argv = context.UnderSnare(rung.platform, flags, argv);
       const int cpu = rung.cpu;
       BenchStep step;
       step.label = "ladder " + subject + " " + rung.name;
@@ -44,7 +57,8 @@ void AddLadderSuite(BenchContext& context, std::vector<BenchStep>* steps) {
                   0,
                   "ns/call",
                   {}};
-      if (!rung.flags.empty()) step.row.params["flags"] = rung.flags[0];
+      if (!flags.empty()) step.row.params["flags"] = flags[0];
+      if (rung.platform != "native") step.row.params["profile"] = BenchContext::ProfileOf(flags);
       if (cpu >= 0) step.row.params["cpus"] = "1";
       steps->push_back(std::move(step));
     }

@@ -14,7 +14,7 @@ void AddPeerSuite(BenchContext& context, std::vector<BenchStep>* steps) {
   };
   const std::vector<Peer> peers = {
       {"native", "", {}},
-      {"systrap", "", {context.self(), "run", "--platform=systrap", "--"}},
+      {"systrap", "", {context.self(), "run", "--platform=systrap", "--profile=trace", "--"}},
       {"runsc-ptrace", "runsc", {"runsc", "--platform=ptrace", "--network=none", "do"}},
       {"proot", "proot", {"proot"}},
       {"strace", "strace", {"strace", "-f", "-o", "/dev/null"}},

@@ -24,7 +24,7 @@ constexpr const char* kUsage =
     "snare run [--profile=sandbox|trace] [--platform=systrap|inproc]\n"
     "                 [--stats[=table|json]] [--stats-file=PATH]\n"
     "                 [--trace[=PATH]] [--trace-file=PATH] [--deny=SYSCALL[:ERRNO]]...\n"
-    "                 [--kill=SYSCALL]... [--spin=N] [--policy FILE]\n"
+    "                 [--kill=SYSCALL]... [--notify=SYSCALL]... [--spin=N] [--policy FILE]\n"
     "                 [--ro-bind SRC DST]... [--bind SRC DST]... [--tmpfs DST]...\n"
     "                 [--dev DST]... [--proc DST]... [--root DIR] [--net=none|host]\n"
     "                 [--uid N] [--gid N] [--hostname NAME] [--rlimit NAME=SOFT[:HARD]]...\n"
@@ -33,7 +33,7 @@ constexpr const char* kUsage =
 
 // A --deny/--kill rule or a mount option as given, checked once parsing is done.
 struct Override {
-  std::string flag;  // "--deny" or "--kill"
+  std::string flag;  // "--deny", "--kill" or "--notify"
   std::string spec;  // SYSCALL[:ERRNO] or @GROUP[:ERRNO]
 };
 struct MountFlag {
@@ -90,20 +90,23 @@ std::expected<RunArgs, ParseExit> ParseRunArgs(const std::vector<std::string>& a
       ->option_text("[=PATH]");
   app.add_option("--trace-file", out.config.trace_file, "trace to PATH (implies --trace)")
       ->option_text("PATH");
-  for (const char* flag : {"--deny", "--kill"}) {
+  for (const char* flag : {"--deny", "--kill", "--notify"}) {
+    const std::string f = flag;
     app.add_option_function<std::string>(
            flag,
            [&overrides, flag](const std::string& v) {
              overrides.push_back({flag, v});
            },
-           std::string(flag) == "--deny"
-               ? "make SYSCALL and its aliases, or a @GROUP, fail with ERRNO (a name like "
-                 "EACCES or a number; default EPERM)"
-               : "kill the guest with SIGSYS when it makes SYSCALL or an alias, or one of "
-                 "@GROUP")
+           f == "--deny" ? "make SYSCALL and its aliases, or a @GROUP, fail with ERRNO (a name "
+                           "like EACCES or a number; default EPERM)"
+           : f == "--kill"
+               ? "kill the guest with SIGSYS when it makes SYSCALL or an alias, or one of @GROUP"
+               : "send SYSCALL and its aliases, or a @GROUP, to the sentry as seccomp user "
+                 "notifications (the kernel holds the arguments: traced and counted "
+                 "authoritatively)")
         ->allow_extra_args(false)
         ->trigger_on_parse()
-        ->option_text(std::string(flag) == "--deny" ? "SYSCALL[:ERRNO]" : "SYSCALL");
+        ->option_text(f == "--deny" ? "SYSCALL[:ERRNO]" : "SYSCALL");
   }
   app.add_option("--spin", spin, "spin N times before sleeping on a futex (0: futex only)")
       ->option_text("N");
@@ -241,8 +244,10 @@ std::expected<RunArgs, ParseExit> ParseRunArgs(const std::vector<std::string>& a
     flags.rlimits.push_back(*limit);
   }
   for (const Override& o : overrides) {
-    auto rule = policy::ParseSyscallRule(
-        o.spec, o.flag == "--kill" ? policy::Action::kKill : policy::Action::kDeny, o.flag);
+    const policy::Action action = o.flag == "--kill"     ? policy::Action::kKill
+                                  : o.flag == "--notify" ? policy::Action::kNotify
+                                                         : policy::Action::kDeny;
+    auto rule = policy::ParseSyscallRule(o.spec, action, o.flag);
     if (!rule) return fail(rule.error());
     flags.syscall_rules.push_back(std::move(*rule));
   }

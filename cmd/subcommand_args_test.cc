@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_options.h"
 #include "cmd/bench_command.h"
 #include "cmd/lab_command.h"
 #include "cmd/report_command.h"
@@ -27,7 +28,8 @@ TEST(BenchArgsTest, SpaceAndEqualsForms) {
     EXPECT_EQ(o->suites, (std::set<std::string>{"ladder", "depth"}));
     EXPECT_EQ(o->reps, 3);  // --quick's default
     EXPECT_EQ(o->depth_step, 4);
-    EXPECT_EQ(o->rungs.size(), 8u);  // all by default
+    EXPECT_EQ(o->rungs.size(), bench::RungNames().size());  // all by default
+    EXPECT_TRUE(o->rungs.count("systrap-confined"));
   }
   auto o = ParseBenchArgs({"--quick", "--reps", "5", "--max-depth", "8", "--max-tasks=2"});
   ASSERT_TRUE(o) << o.error().text;

@@ -131,6 +131,12 @@ class Machine {
 
   // abi::kSyscallLimit entries, indexed by syscall number.
   virtual std::vector<SyscallCounters> Counters() const = 0;
+
+  // The listener of the guest's seccomp user notifications (the calls the policy gives
+  // Action::kNotify), once the first guest process has installed its filter and handed it
+  // over; waits at most timeout_ms. -1 when the policy notifies nothing or it never came.
+  // The caller owns the fd.
+  virtual int TakeNotifyListener(int timeout_ms) { return -1; }
 };
 
 struct MachineConfig {

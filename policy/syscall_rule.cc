@@ -81,6 +81,15 @@ std::expected<uint16_t, std::string> ParseErrno(const std::string& spec, const s
   return static_cast<uint16_t>(v);
 }
 
+// Calls the stub must rewrite or emulate on the way (signal masks and handlers, clone and
+// exec, exits, GS): through the notification path the kernel would run them unchanged.
+constexpr const char* kNotNotifiable[] = {
+    "rt_sigaction", "rt_sigprocmask", "sigaltstack", "rt_sigsuspend", "ppoll",
+    "epoll_pwait",  "epoll_pwait2",   "pselect6",    "close_range",   "clone",
+    "clone3",       "fork",           "vfork",       "execve",        "execveat",
+    "rt_sigreturn", "exit",           "exit_group",  "arch_prctl",
+};
+
 }  // namespace
 
 std::expected<SyscallRule, std::string> ParseSyscallRule(std::string_view spec, Action action,
@@ -93,11 +102,11 @@ std::expected<SyscallRule, std::string> ParseSyscallRule(std::string_view spec, 
     name = rule.spec.substr(0, colon);
     err_name = rule.spec.substr(colon + 1);
   }
-  if (action == Action::kKill) {
+  if (action == Action::kKill || action == Action::kNotify) {
     if (colon != std::string::npos) {
       return std::unexpected(std::string(source) + " takes no errno: '" + rule.spec + "'");
     }
-    rule.disposition = {Action::kKill, 0};
+    rule.disposition = {action, 0};
   } else {
     rule.disposition = {Action::kDeny, EPERM};
     if (colon != std::string::npos) {
@@ -123,6 +132,16 @@ std::expected<SyscallRule, std::string> ParseSyscallRule(std::string_view spec, 
     }
   }
   std::sort(rule.nrs.begin(), rule.nrs.end());
+  if (action == Action::kNotify) {
+    for (const char* name : kNotNotifiable) {
+      const abi::SyscallInfo* info = abi::FindSyscallByName(name);
+      if (info && std::binary_search(rule.nrs.begin(), rule.nrs.end(), info->nr)) {
+        return std::unexpected(std::string(source) + "=" + rule.spec + ": " + name +
+                               " cannot take the notification path (the stub must rewrite it: "
+                               "signal masks, clone, exec, exit); trace it with --trace instead");
+      }
+    }
+  }
   return rule;
 }
 

@@ -113,6 +113,22 @@ TEST(SyscallRuleTest, AppliesToEveryMember) {
   EXPECT_EQ(table->entries[__NR_getppid].fallback.action, Action::kPassthrough);
 }
 
+TEST(SyscallRuleTest, NotifyCoversTheGroupAndRefusesWhatTheStubRewrites) {
+  auto rule = ParseSyscallRule("openat", Action::kNotify, "--notify");
+  ASSERT_TRUE(rule) << rule.error();
+  EXPECT_EQ(rule->disposition.action, Action::kNotify);
+  EXPECT_EQ(rule->nrs,
+            (Nrs{__NR_open, __NR_creat, __NR_openat, __NR_open_by_handle_at, __NR_openat2}));
+  auto with_errno = ParseSyscallRule("openat:EACCES", Action::kNotify, "--notify");
+  ASSERT_FALSE(with_errno);
+  EXPECT_TRUE(Contains(with_errno.error(), "takes no errno")) << with_errno.error();
+  for (const char* name : {"clone", "@fork", "rt_sigaction", "execve", "exit_group"}) {
+    auto refused = ParseSyscallRule(name, Action::kNotify, "--notify");
+    ASSERT_FALSE(refused) << name;
+    EXPECT_TRUE(Contains(refused.error(), "cannot take the notification path")) << refused.error();
+  }
+}
+
 TEST(SyscallRuleTest, ListingNamesEveryGroup) {
   const std::string listing = SyscallGroupListing();
   EXPECT_TRUE(Contains(listing, "@file-open")) << listing;

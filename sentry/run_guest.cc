@@ -21,6 +21,7 @@
 #include "sandbox/mount_setup.h"
 #include "sentry/dispatcher.h"
 #include "sentry/guest_launcher.h"
+#include "sentry/notify_server.h"
 #include "sentry/program_resolver.h"
 #include "sentry/stderr_report.h"
 #include "sentry/syscall_handler.h"
@@ -119,6 +120,10 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   machine_config.trace = config.trace;
   machine_config.trace_fd = relay_fds[1];
   auto machine = platform.NewMachine(machine_config);
+  bool notifies = false;
+  for (const policy::SyscallEntry& e : config.policy.entries) {
+    notifies |= e.fallback.action == policy::Action::kNotify;
+  }
   if (!machine) return Fail(machine.error());
 
   std::unique_ptr<TraceSink> sink;
@@ -179,6 +184,20 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
     }
   }
 
+  // The notification path, when the policy has one: the first guest process hands over its
+  // filter's listener before the guest's own code runs.
+  std::unique_ptr<NotifyServer> notify;
+  if (notifies) {
+    const int listener = (*machine)->TakeNotifyListener(/*timeout_ms=*/10000);
+    if (listener < 0) {
+      kill(guest->init_pid, SIGKILL);
+      WaitGuest(*guest);
+      return Fail("the guest did not hand over its seccomp listener (--notify)");
+    }
+    notify =
+        std::make_unique<NotifyServer>(listener, (*machine)->Guarded(&config.policy), sink.get());
+  }
+
   std::atomic<bool> stop{false};
   std::thread serve([&] { dispatcher.Run(stop); });
   TimeLimit time_limit(config.sandbox.time_limit_s, guest->init_pid);
@@ -195,6 +214,7 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   stop.store(true, std::memory_order_release);
   dispatcher.Wake();
   serve.join();
+  if (notify) notify->Stop();
   const uint64_t ns1 = util::MonotonicNs(), tsc1 = Tsc();
 
   const TraceSink::Result trace =
@@ -205,7 +225,7 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
     const std::vector<SentryCounters> none;
     SyscallStats stats =
         CollectStats((*machine)->Counters(), (*machine)->AnswersTraps() ? handler.counters() : none,
-                     ns_per_tick, std::string(platform.Name()));
+                     ns_per_tick, std::string(platform.Name()), notify ? notify->counters() : none);
     stats.sentry_peak_rss_kb = PeakRssKb();
     stats.peak_tasks = dispatcher.peak_tasks();
     if (sink) stats.trace_lines_dropped = trace.dropped;

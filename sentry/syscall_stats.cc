@@ -20,17 +20,19 @@ constexpr const char* kAdvisoryFields[] = {"calls", "errors", "trap_ns_per_call"
 
 SyscallStats CollectStats(const std::vector<platform::SyscallCounters>& sum,
                           const std::vector<SentryCounters>& sentry, double ns_per_tick,
-                          std::string platform) {
+                          std::string platform, const std::vector<SentryCounters>& notified) {
   SyscallStats stats;
   stats.platform = std::move(platform);
   stats.authoritative = !sentry.empty();
   stats.total.name = "total";
   stats.total.nr = -1;
-  const size_t limit = std::max(sum.size(), sentry.size());
+  stats.notified = !notified.empty();
+  const size_t limit = std::max({sum.size(), sentry.size(), notified.size()});
   for (size_t nr = 0; nr < limit; ++nr) {
     const platform::SyscallCounters stub = nr < sum.size() ? sum[nr] : platform::SyscallCounters{};
     const SentryCounters own = nr < sentry.size() ? sentry[nr] : SentryCounters{};
-    if (!stub.calls && !own.calls) continue;
+    const uint64_t kernel = nr < notified.size() ? notified[nr].calls : 0;
+    if (!stub.calls && !own.calls && !kernel) continue;
     SyscallStatsRow row;
     row.nr = static_cast<int>(nr);
     const char* name = abi::SyscallName(static_cast<uint64_t>(nr));
@@ -38,6 +40,7 @@ SyscallStats CollectStats(const std::vector<platform::SyscallCounters>& sum,
     row.sentry_calls = own.calls;
     row.sentry_denied = own.denied;
     row.sentry_killed = own.killed;
+    row.notified_calls = kernel;
     row.calls = stub.calls;
     row.errors = stub.errors;
     row.trap_ns = static_cast<double>(stub.overhead_ticks) * ns_per_tick;
@@ -45,6 +48,7 @@ SyscallStats CollectStats(const std::vector<platform::SyscallCounters>& sum,
     stats.total.sentry_calls += row.sentry_calls;
     stats.total.sentry_denied += row.sentry_denied;
     stats.total.sentry_killed += row.sentry_killed;
+    stats.total.notified_calls += row.notified_calls;
     stats.total.calls += row.calls;
     stats.total.errors += row.errors;
     stats.total.trap_ns += row.trap_ns;
@@ -53,8 +57,8 @@ SyscallStats CollectStats(const std::vector<platform::SyscallCounters>& sum,
   }
   const bool by_sentry = stats.authoritative;
   std::sort(stats.rows.begin(), stats.rows.end(), [by_sentry](const auto& a, const auto& b) {
-    const uint64_t ka = by_sentry ? a.sentry_calls : a.calls;
-    const uint64_t kb = by_sentry ? b.sentry_calls : b.calls;
+    const uint64_t ka = (by_sentry ? a.sentry_calls : a.calls) + a.notified_calls;
+    const uint64_t kb = (by_sentry ? b.sentry_calls : b.calls) + b.notified_calls;
     return ka != kb ? ka > kb : a.nr < b.nr;
   });
   return stats;
@@ -80,14 +84,16 @@ std::string RenderStatsTable(const SyscallStats& stats) {
     const double per_call = r.calls ? r.trap_ns / static_cast<double>(r.calls) : 0;
     out += fmt::format("{:<22}", r.name);
     if (own) out += fmt::format(" {:>10}", r.sentry_calls);
+    if (stats.notified) out += fmt::format(" {:>10}", r.notified_calls);
     fmt::format_to(std::back_inserter(out), " {:>10} {:>8} {:>12.0f} {:>14.3f} {:>14.3f}\n",
                    r.calls, r.errors, per_call, r.trap_ns / 1e6, r.syscall_ns / 1e6);
   };
   out += fmt::format("{:<22}", "syscall");
   if (own) out += fmt::format(" {:>10}", "sentry");
+  if (stats.notified) out += fmt::format(" {:>10}", "notified");
   fmt::format_to(std::back_inserter(out), " {:>10} {:>8} {:>12} {:>14} {:>14}\n", "calls", "errors",
                  "trap ns/call", "trap total ms", "in-call ms");
-  const std::string rule(own ? 96 : 85, '-');
+  const std::string rule((own ? 96 : 85) + (stats.notified ? 11 : 0), '-');
   out += rule + "\n";
   for (const auto& r : stats.rows) row(r);
   out += rule + "\n";
@@ -100,12 +106,17 @@ std::string RenderStatsTable(const SyscallStats& stats) {
              : "snare: " + stats.platform +
                    " decides inside the guest: every number above comes from guest memory "
                    "(advisory)\n";
+  if (stats.notified) {
+    out +=
+        "snare: \"notified\" counts the calls the kernel handed the sentry as seccomp user "
+        "notifications (authoritative)\n";
+  }
   return out;
 }
 
 std::string RenderStatsJson(const SyscallStats& stats) {
   const bool own = stats.authoritative;
-  auto row = [own](const SyscallStatsRow& r) {
+  auto row = [own, &stats](const SyscallStatsRow& r) {
     nlohmann::json j = {
         {"name", r.name},
         {"nr", r.nr},
@@ -120,6 +131,7 @@ std::string RenderStatsJson(const SyscallStats& stats) {
       j["sentry_denied"] = r.sentry_denied;
       j["sentry_killed"] = r.sentry_killed;
     }
+    if (stats.notified) j["notified_calls"] = r.notified_calls;
     return j;
   };
   nlohmann::json j;
@@ -132,6 +144,11 @@ std::string RenderStatsJson(const SyscallStats& stats) {
                   : stats.platform +
                         " decides inside the guest: every count comes from guest memory and "
                         "nothing here is authoritative";
+  if (stats.notified) {
+    j["notified"] =
+        "notified_calls: the calls the kernel handed the sentry as seccomp user "
+        "notifications, counted in its own memory (authoritative)";
+  }
   j["syscalls"] = nlohmann::json::array();
   for (const auto& r : stats.rows) j["syscalls"].push_back(row(r));
   nlohmann::json total = row(stats.total);

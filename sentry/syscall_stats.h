@@ -30,6 +30,8 @@ struct SyscallStatsRow {
   uint64_t sentry_calls = 0;
   uint64_t sentry_denied = 0;
   uint64_t sentry_killed = 0;
+  // Seccomp user notifications the sentry answered (authoritative on every platform).
+  uint64_t notified_calls = 0;
   // The stub's (advisory).
   uint64_t calls = 0;
   uint64_t errors = 0;
@@ -40,6 +42,7 @@ struct SyscallStatsRow {
 struct SyscallStats {
   std::string platform;
   bool authoritative = false;         // the sentry_* counts are the sentry's own
+  bool notified = false;              // some calls took the notification path
   std::vector<SyscallStatsRow> rows;  // by sentry_calls (or, advisory only, calls), descending
   SyscallStatsRow total;
   // The sentry process itself.
@@ -54,9 +57,10 @@ uint64_t PeakRssKb();
 // Rows from the Machine's counters (indexed by syscall number; ns_per_tick converts the
 // stubs' TSC ticks) and, when the sentry answered the traps, its own counts (indexed the
 // same way; empty: none, everything is advisory).
+// `notified`: what the notification path answered (empty: nothing was notified).
 SyscallStats CollectStats(const std::vector<platform::SyscallCounters>& counters,
                           const std::vector<SentryCounters>& sentry, double ns_per_tick,
-                          std::string platform);
+                          std::string platform, const std::vector<SentryCounters>& notified = {});
 
 std::string RenderStatsTable(const SyscallStats& stats);
 std::string RenderStatsJson(const SyscallStats& stats);

@@ -74,9 +74,18 @@ TEST(BenchQuickTest, StoresEverySuiteAndReportsIt) {
   for (const char* suite : {"ladder", "depth", "contention", "workload", "peer", "memory"}) {
     EXPECT_GT(rows_per_suite[suite], 0) << "no rows for suite " << suite;
   }
-  for (const char* rung : {"native", "filter-allow", "filter-errno", "signal-floor", "inproc",
-                           "systrap", "systrap-futex", "systrap-1cpu"}) {
+  for (const char* rung :
+       {"native", "filter-allow", "filter-errno", "signal-floor", "inproc", "systrap",
+        "systrap-futex", "systrap-1cpu", "systrap-confined", "systrap-notify"}) {
     EXPECT_TRUE(ladder_rungs.count(rung)) << "missing rung " << rung;
+  }
+  // Every snare rung says which profile it measured.
+  for (const auto& row : j["rows"]) {
+    if (row["suite"] != "ladder" || row["platform"] == "native") continue;
+    const std::string name = row["name"].get<std::string>();
+    ASSERT_TRUE(row["params"].contains("profile")) << row.dump();
+    EXPECT_EQ(row["params"]["profile"], name == "systrap-confined" ? "sandbox" : "trace")
+        << row.dump();
   }
 
   util::SubprocessResult plots = RunSnare({"report", "--db=" + db, "--plots=" + dir + "/plots"});

@@ -81,6 +81,15 @@ std::vector<std::vector<ArgCheck>> ReservedFd(uint8_t arg) {
 
 }  // namespace
 
+std::vector<uint32_t> NotifiedSyscalls(const PolicyTable& guest) {
+  std::vector<uint32_t> nrs;
+  for (int i = 0; i < abi::kSyscallCount; ++i) {
+    const uint32_t nr = abi::kSyscalls[i].nr;
+    if (guest.entries[nr].fallback.action == policy::Action::kNotify) nrs.push_back(nr);
+  }
+  return nrs;
+}
+
 std::expected<PolicyTable, std::string> StubRangePolicy(const StubLayout& stub,
                                                         const PolicyTable& guest,
                                                         const StubRangeOptions& options) {
@@ -188,6 +197,11 @@ std::expected<PolicyTable, std::string> StubRangePolicy(const StubLayout& stub,
       .WhenFirst(SYS_mseal, {ArgEq(0, kSharedBase)}, kAllow)
       // inproc's trace lines (the sentry reads them from a pipe).
       .WhenFirst(SYS_write, {ArgInt32Eq(0, kTraceFd)}, kAllow);
+  // Handing the seccomp listener to the sentry, before the guest runs (then the socket is
+  // closed: a guest that sends on it later finds no fd there).
+  if (!NotifiedSyscalls(guest).empty()) {
+    b.WhenFirst(SYS_sendmsg, {ArgInt32Eq(0, kNotifySocketFd)}, kAllow);
+  }
   // The stub execs only itself, and only for a guest that may exec.
   if (MayExec(guest)) {
     b.WhenFirst(SYS_execveat,
@@ -215,25 +229,37 @@ std::expected<std::vector<sock_filter>, std::string> BuildSeccompProgram(
   constexpr uint32_t kIpLo = offsetof(seccomp_data, instruction_pointer);
   constexpr uint32_t kIpHi = kIpLo + 4;
   constexpr uint32_t kX32SyscallBit = 0x40000000;
+  // The guest's own calls: the notified ones go to the sentry through the kernel (the
+  // arguments stay the kernel's), every other one traps to the stub's SIGSYS handler.
+  const std::vector<uint32_t> notified = NotifiedSyscalls(guest);
+  std::vector<sock_filter> guest_calls = {BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kNr)};
+  for (size_t i = 0; i < notified.size(); ++i) {
+    const uint8_t to_notify = static_cast<uint8_t>(notified.size() - i);
+    guest_calls.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, notified[i], to_notify, 0));
+  }
+  guest_calls.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP));
+  if (!notified.empty()) guest_calls.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF));
+  if (notified.size() > 200) return std::unexpected(std::string("too many notified syscalls"));
   std::vector<sock_filter> program = {
       // Any other ABI (int 0x80) dies.
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArch),
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-      // Outside [text_start, text_end): trap to the stub's SIGSYS handler.
+      // Inside [text_start, text_end): on to the stub-range policy, past the guest block.
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kIpHi),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, hi, 1, 0),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, hi, 0, 3),
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kIpLo),
-      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, lo_start, 1, 0),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
-      BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, lo_last, 0, 1),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
+      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, lo_start, 0, 1),
+      BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, lo_last, 0, static_cast<uint8_t>(guest_calls.size())),
+  };
+  program.insert(program.end(), guest_calls.begin(), guest_calls.end());
+  const std::vector<sock_filter> stub_calls = {
       // From the stub: x32 dies, the rest is the stub-range policy.
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kNr),
       BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, kX32SyscallBit, 0, 1),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
   };
+  program.insert(program.end(), stub_calls.begin(), stub_calls.end());
   program.insert(program.end(), dispatch->begin(), dispatch->end());
   if (program.size() > kMaxFilter) return std::unexpected(std::string("seccomp filter too long"));
   return program;

@@ -29,6 +29,10 @@ struct StubRangeOptions {
   bool stub_runs_brokered_calls = false;
 };
 
+// The syscalls the guest's policy sends to the sentry as seccomp user notifications
+// (fallback Action::kNotify), from the guest's code and the stub's alike.
+std::vector<uint32_t> NotifiedSyscalls(const policy::PolicyTable& guest);
+
 // The policy for calls made from the stub's text.
 std::expected<policy::PolicyTable, std::string> StubRangePolicy(const StubLayout& stub,
                                                                 const policy::PolicyTable& guest,

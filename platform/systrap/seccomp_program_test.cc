@@ -385,6 +385,28 @@ TEST_F(SeccompProgramTest, NoExecOfTheStubForAGuestThatMayNotExec) {
   EXPECT_EQ(Run(exec_stub), "ALLOW");
 }
 
+// --notify=openat: the guest's opens and the stub's (an exec's) go to the sentry through the
+// kernel; the stub's pinned calls and everything else keep their path.
+TEST_F(SeccompProgramTest, NotifiedCallsReachTheSentryFromAnywhere) {
+  Use(DefaultPolicy().Set(SYS_openat, {Action::kNotify, 0}).Set(SYS_open, {Action::kNotify, 0}));
+  const std::initializer_list<uint64_t> open_args = {static_cast<uint64_t>(-100), 0x401000, 0};
+  EXPECT_EQ(Run(Call(SYS_openat, 0x401000, open_args)), "USER_NOTIF");
+  EXPECT_EQ(Run(Call(SYS_open, 0x401000, {0x401000, 0})), "USER_NOTIF");
+  EXPECT_EQ(Run(Call(SYS_openat, kStubIp, open_args)), "USER_NOTIF");
+  EXPECT_EQ(
+      Run(Call(SYS_openat, kStubIp, {static_cast<uint64_t>(-100), kRodata + kRodataSelfStat, 0})),
+      "ALLOW");
+  EXPECT_EQ(Run(Call(SYS_getppid, 0x401000)), "TRAP");
+  EXPECT_EQ(Run(Call(SYS_getppid, kStubIp)), "ALLOW");
+  EXPECT_EQ(Run(Call(SYS_read, 0x7e0000000fff)), "TRAP");
+  EXPECT_EQ(Run(Call(SYS_openat, kTextEnd, open_args)), "USER_NOTIF");
+  // The listener's hand-over: from the stub only.
+  EXPECT_EQ(Run(Call(SYS_sendmsg, kStubIp, {kNotifySocketFd, 0x401000, 0})), "ALLOW");
+  EXPECT_EQ(Run(Call(SYS_sendmsg, 0x401000, {kNotifySocketFd, 0x401000, 0})), "TRAP");
+  // Other ABIs still die first.
+  EXPECT_EQ(Run(Call(SYS_openat, 0x401000, open_args, AUDIT_ARCH_I386)), "KILL_PROCESS");
+}
+
 TEST_F(SeccompProgramTest, RejectsTextAcrossA4GiBBoundary) {
   StubLayout layout = TestLayout();
   layout.text_start = 0x7e00fffff000;

@@ -2,8 +2,10 @@
 
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -54,11 +56,19 @@ std::expected<std::unique_ptr<platform::Machine>, std::string> NewStubMachine(
   h->sentry_pid = 0;
   h->stub_text_start = layout->text_start;
   h->stub_text_end = layout->text_end;
+  h->notify = !NotifiedSyscalls(config.policy).empty();
   h->filter_len = static_cast<uint32_t>(filter->size());
   std::memcpy(h->filter, filter->data(), filter->size() * sizeof(sock_filter));
   h->policy = config.policy;
-  return std::make_unique<SystrapMachine>(std::move(*region), *stub_fd, mode,
-                                          mode == Mode::kInproc ? config.trace_fd : -1);
+  int notify[2] = {-1, -1};
+  if (h->notify && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, notify) != 0) {
+    close(*stub_fd);
+    return std::unexpected(std::string("socketpair for seccomp notifications: ") + strerror(errno));
+  }
+  auto machine = std::make_unique<SystrapMachine>(std::move(*region), *stub_fd, mode,
+                                                  mode == Mode::kInproc ? config.trace_fd : -1);
+  machine->SetNotifySockets(notify[0], notify[1]);
+  return machine;
 }
 
 SystrapMachine::SystrapMachine(SharedRegionFile region, int stub_fd, Mode mode, int trace_fd)
@@ -76,6 +86,46 @@ SystrapMachine::SystrapMachine(SharedRegionFile region, int stub_fd, Mode mode, 
 SystrapMachine::~SystrapMachine() {
   if (stub_fd_ >= 0) close(stub_fd_);
   if (guest_proc_fd_ >= 0) close(guest_proc_fd_);
+  if (notify_sentry_fd_ >= 0) close(notify_sentry_fd_);
+  if (notify_guest_fd_ >= 0) close(notify_guest_fd_);
+}
+
+void SystrapMachine::SetNotifySockets(int sentry_end, int guest_end) {
+  notify_sentry_fd_ = sentry_end;
+  notify_guest_fd_ = guest_end;
+  if (guest_end >= 0) entry_.fds.push_back({guest_end, kNotifySocketFd});
+}
+
+int SystrapMachine::TakeNotifyListener(int timeout_ms) {
+  if (notify_sentry_fd_ < 0) return -1;
+  // The guest holds its end now: ours closed, a guest gone before sending reads as EOF.
+  if (notify_guest_fd_ >= 0) {
+    close(notify_guest_fd_);
+    notify_guest_fd_ = -1;
+  }
+  pollfd p = {notify_sentry_fd_, POLLIN, 0};
+  int listener = -1;
+  if (poll(&p, 1, timeout_ms) == 1) {
+    char byte;
+    iovec iov = {&byte, 1};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+    msghdr msg = {};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof(control);
+    if (recvmsg(notify_sentry_fd_, &msg, MSG_CMSG_CLOEXEC) > 0) {
+      cmsghdr* c = CMSG_FIRSTHDR(&msg);
+      if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+          c->cmsg_len == CMSG_LEN(sizeof(int))) {
+        std::memcpy(&listener, CMSG_DATA(c), sizeof(int));
+      }
+    }
+  }
+  // One listener, once: later messages (a guest replaying the stub's sendmsg) find no one.
+  close(notify_sentry_fd_);
+  notify_sentry_fd_ = -1;
+  return listener;
 }
 
 uint32_t SystrapMachine::SlotsHigh() const {

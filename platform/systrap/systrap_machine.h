@@ -42,6 +42,10 @@ class SystrapMachine : public platform::Machine {
   void WatchSentry(pid_t sentry) override;
   void SetGuestProc(int proc_dirfd) override;
   std::vector<platform::SyscallCounters> Counters() const override;
+  int TakeNotifyListener(int timeout_ms) override;
+
+  // The socket pair the first guest process hands its seccomp listener over (-1: none).
+  void SetNotifySockets(int sentry_end, int guest_end);
 
  private:
   uint32_t SlotsHigh() const;
@@ -53,6 +57,8 @@ class SystrapMachine : public platform::Machine {
   Header* header_;
   int stub_fd_;
   int guest_proc_fd_ = -1;
+  int notify_sentry_fd_ = -1;
+  int notify_guest_fd_ = -1;
   Mode mode_;
   platform::GuestEntry entry_;
   uint32_t idle_ = 0;

@@ -79,6 +79,35 @@ void InstallSigsysHandler() {
   Sys(__NR_rt_sigprocmask, 1 /* SIG_UNBLOCK */, RodataAddress(systrap::kRodataSigsysSet), 0, 8);
 }
 
+// Hands the filter's user-notification listener to the sentry (SCM_RIGHTS on
+// kNotifySocketFd), then closes both: the guest never holds either.
+void SendListener(int listener) {
+  struct {
+    uint64_t len;
+    int32_t level, type;
+    int32_t fd;
+    int32_t pad;
+  } control = {20 /* CMSG_LEN(sizeof(int)) */, 1 /* SOL_SOCKET */, 1 /* SCM_RIGHTS */, listener, 0};
+  char byte = 'L';
+  struct {
+    void* base;
+    uint64_t len;
+  } iov = {&byte, 1};
+  struct {
+    void* name;
+    int32_t namelen, pad;
+    void* iov;
+    uint64_t iovlen;
+    void* control;
+    uint64_t controllen;
+    uint32_t flags, pad2;
+  } msg = {nullptr, 0, 0, &iov, 1, &control, 24 /* CMSG_SPACE(sizeof(int)) */, 0, 0};
+  long r = Sys(__NR_sendmsg, systrap::kNotifySocketFd, P(&msg), 0);
+  if (r < 0) Fatal("cannot hand the seccomp listener to the sentry", nullptr, r);
+  Sys(__NR_close, listener);
+  Sys(__NR_close, systrap::kNotifySocketFd);
+}
+
 void InstallFilterOnce() {
   if (Sys(__NR_prctl, PR_GET_SECCOMP) == 2) return;  // inherited across execve
   Header* h = g_stub.header;
@@ -89,8 +118,10 @@ void InstallFilterOnce() {
     unsigned short len;
     sock_filter* filter;
   } prog = {static_cast<unsigned short>(h->filter_len), h->filter};
-  r = Sys(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, P(&prog));
+  r = Sys(__NR_seccomp, SECCOMP_SET_MODE_FILTER, h->notify ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0,
+          P(&prog));
   if (r < 0) Fatal("cannot install the seccomp filter", nullptr, r);
+  if (h->notify) SendListener(static_cast<int>(r));
 }
 
 uint64_t* FindAuxv(char** envp) {

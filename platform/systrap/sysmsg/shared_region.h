@@ -31,6 +31,9 @@ inline constexpr int kStubFd = 1021;    // sealed memfd holding the stub executa
 inline constexpr int kSharedFd = 1022;  // memfd holding this region
 inline constexpr int kFirstReservedFd = kTraceFd;
 inline constexpr int kLastReservedFd = kSharedFd;
+// With --notify only, in the first guest process only: a socket to the sentry, on which the
+// stub hands over its seccomp listener before the guest runs, then closes.
+inline constexpr int kNotifySocketFd = 1023;
 
 inline constexpr uint64_t kMagic = 0x31657261'6e73ull;  // "snare1"
 inline constexpr uint32_t kVersion = 1;
@@ -120,6 +123,7 @@ struct alignas(4096) Header {
   uint32_t slots_high;       // one past the highest slot ever claimed
   uint64_t stub_text_start;  // the IP range the filter allows
   uint64_t stub_text_end;
+  uint32_t notify;            // install the filter with a listener, sent on kNotifySocketFd
   uint32_t filter_len;
   sock_filter filter[kMaxFilter];
   policy::PolicyTable policy;  // inproc decides with it (the systrap sentry keeps its own)
