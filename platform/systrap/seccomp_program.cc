@@ -200,7 +200,11 @@ std::expected<PolicyTable, std::string> StubRangePolicy(const StubLayout& stub,
   // Handing the seccomp listener to the sentry, before the guest runs (then the socket is
   // closed: a guest that sends on it later finds no fd there).
   if (!NotifiedSyscalls(guest).empty()) {
-    b.WhenFirst(SYS_sendmsg, {ArgInt32Eq(0, kNotifySocketFd)}, kAllow);
+    b.WhenFirst(SYS_sendmsg, {ArgInt32Eq(0, kNotifySocketFd)}, kAllow)
+        .WhenFirst(SYS_seccomp,
+                   {ArgEq(0, SECCOMP_SET_MODE_FILTER), ArgEq(1, 0),
+                    ArgEq(2, rodata + kRodataCloseHandoverProg)},
+                   kAllow);
   }
   // The stub execs only itself, and only for a guest that may exec.
   if (MayExec(guest)) {

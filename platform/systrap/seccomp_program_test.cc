@@ -403,6 +403,10 @@ TEST_F(SeccompProgramTest, NotifiedCallsReachTheSentryFromAnywhere) {
   // The listener's hand-over: from the stub only.
   EXPECT_EQ(Run(Call(SYS_sendmsg, kStubIp, {kNotifySocketFd, 0x401000, 0})), "ALLOW");
   EXPECT_EQ(Run(Call(SYS_sendmsg, 0x401000, {kNotifySocketFd, 0x401000, 0})), "TRAP");
+  // Then the stub stacks the filter that closes it, from its sealed data only.
+  EXPECT_EQ(Run(Call(SYS_seccomp, kStubIp, {1, 0, kRodata + kRodataCloseHandoverProg})), "ALLOW");
+  EXPECT_EQ(Run(Call(SYS_seccomp, kStubIp, {1, 0, 0x401000})), "ALLOW")
+      << "the guest's policy allows seccomp: a stacked filter only restricts";
   // Other ABIs still die first.
   EXPECT_EQ(Run(Call(SYS_openat, 0x401000, open_args, AUDIT_ARCH_I386)), "KILL_PROCESS");
 }

@@ -119,6 +119,8 @@ TEST(StubImageTest, RodataHoldsTheSealedConstants) {
   EXPECT_EQ(r.sigsys_set, 1ull << 30);
   EXPECT_STREQ(r.thread_self, "/proc/thread-self");
   EXPECT_STREQ(r.self_stat, "/proc/self/stat");
+  EXPECT_EQ(r.close_handover_prog[0], 6u);
+  EXPECT_EQ(r.close_handover_prog[1], layout->rodata + offsetof(StubRodata, close_handover_filter));
 }
 
 TEST(StubImageTest, RejectsMalformedImages) {

@@ -106,6 +106,11 @@ void SendListener(int listener) {
   if (r < 0) Fatal("cannot hand the seccomp listener to the sentry", nullptr, r);
   Sys(__NR_close, listener);
   Sys(__NR_close, systrap::kNotifySocketFd);
+  // The exception that let this sendmsg through stays in the first filter: a second one
+  // fails every later sendmsg on that fd number, from anywhere.
+  r = Sys(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0,
+          RodataAddress(systrap::kRodataCloseHandoverProg));
+  if (r < 0) Fatal("cannot close the listener's hand-over", nullptr, r);
 }
 
 void InstallFilterOnce() {

@@ -18,6 +18,10 @@ struct StubRodata {
   uint64_t sigsys_set;         // a sigset of SIGSYS alone, for SIG_UNBLOCK
   char thread_self[24];        // "/proc/thread-self", read with readlink
   char self_stat[24];          // "/proc/self/stat", opened read-only
+  // --notify: a second filter, stacked once the listener is handed over, that fails every
+  // later sendmsg on kNotifySocketFd (whatever the guest has put there by then).
+  uint64_t close_handover_prog[2];     // struct sock_fprog: length, then the filter's address
+  uint64_t close_handover_filter[6];   // struct sock_filter[6]
 };
 
 inline constexpr size_t kRodataSigsysAction = offsetof(StubRodata, sigsys_action);
@@ -25,6 +29,7 @@ inline constexpr size_t kRodataDefaultAction = offsetof(StubRodata, default_acti
 inline constexpr size_t kRodataSigsysSet = offsetof(StubRodata, sigsys_set);
 inline constexpr size_t kRodataThreadSelf = offsetof(StubRodata, thread_self);
 inline constexpr size_t kRodataSelfStat = offsetof(StubRodata, self_stat);
+inline constexpr size_t kRodataCloseHandoverProg = offsetof(StubRodata, close_handover_prog);
 
 }  // namespace snare::systrap
 
