@@ -11,33 +11,14 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "util/scratch_dir_fixture.h"
 
 namespace snare::sentry {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TraceOutputTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const char* tmp = std::getenv("TEST_TMPDIR");
-    dir_ = fs::path(tmp ? tmp : "/tmp") /
-           ("trace_output_test." + std::to_string(getpid()) + "." +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  static std::string Read(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-
-  fs::path dir_;
-};
+using TraceOutputTest = util::ScratchDirFixture;
 
 // What the guest does to the trace file by name while it runs changes nothing.
 TEST_F(TraceOutputTest, FileCannotBeTruncatedOrRedirectedByName) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/host_listener.h"
 #include "tests/proc_scan.h"
 #include "tests/snare_paths.h"
 #include "util/subprocess.h"
@@ -226,16 +227,10 @@ TEST_P(BwrapOptionsTest, TimeLimitKillsTheWholeGuest) {
 
 // A listener on the host's 127.0.0.1: only --net=host reaches it.
 TEST_P(BwrapOptionsTest, Network) {
-  int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  ASSERT_GE(listener, 0);
-  sockaddr_in addr = {};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-  ASSERT_EQ(listen(listener, 8), 0);
-  socklen_t len = sizeof(addr);
-  ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len), 0);
-  const std::string port = std::to_string(ntohs(addr.sin_port));
+  HostListener listener;
+  std::string error;
+  ASSERT_TRUE(listener.Open(&error)) << error;
+  const std::string& port = listener.port();
   const Args connect = {"bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/" + port + " && echo connected"};
 
   SnareRun host = RunSnare({"--net=host"}, connect);
@@ -250,7 +245,6 @@ TEST_P(BwrapOptionsTest, Network) {
                 Contains(none.result.stderr_data, "Network is unreachable"))
         << none.Describe();
   }
-  close(listener);
 }
 
 // --uid/--gid are the ids the guest sees, for root and for an unprivileged invoker.

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/host_listener.h"
 #include "tests/snare_paths.h"
 #include "util/subprocess.h"
 
@@ -115,26 +116,18 @@ TEST_P(ConfinementTest, ReadOfAFileOnlyRootMayReadIsRefused) {
 }
 
 TEST_P(ConfinementTest, ConnectToAHostListenerIsRefused) {
-  int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  ASSERT_GE(listener, 0);
-  sockaddr_in addr = {};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-  ASSERT_EQ(listen(listener, 8), 0);
-  socklen_t len = sizeof(addr);
-  ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len), 0);
-  const std::string port = std::to_string(ntohs(addr.sin_port));
+  HostListener listener;
+  std::string error;
+  ASSERT_TRUE(listener.Open(&error)) << error;
+  const std::string& port = listener.port();
 
   EXPECT_EQ(Native("connect", port), "connect " + port + ": ok\n");
-  while (accept(listener, nullptr, nullptr) >= 0) {
-  }  // the native connection
+  listener.DropPendingConnections();  // the native one
   util::SubprocessResult r = Snared("connect", port);
   EXPECT_EQ(r.stdout_data, "connect " + port + ": ECONNREFUSED\n");
   EXPECT_TRUE(HasTraceLine(r.stderr_data, "connect", "", "ECONNREFUSED")) << r.stderr_data;
-  pollfd p = {listener, POLLIN, 0};
-  EXPECT_EQ(poll(&p, 1, 0), 0) << "a connection from the guest reached the host's listener";
-  close(listener);
+  EXPECT_FALSE(listener.HasPendingConnection())
+      << "a connection from the guest reached the host's listener";
 }
 
 TEST_P(ConfinementTest, KillOfAHostProcessIsRefused) {

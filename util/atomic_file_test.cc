@@ -15,41 +15,14 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "util/scratch_dir_fixture.h"
 
 namespace snare::util {
 namespace {
 
 namespace fs = std::filesystem;
 
-class AtomicFileTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const char* tmp = std::getenv("TEST_TMPDIR");
-    dir_ = fs::path(tmp ? tmp : "/tmp") /
-           ("atomic_file_test." + std::to_string(getpid()) + "." +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  static std::string Read(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-
-  // Names in dir_, sorted.
-  std::vector<std::string> Entries() const {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
-  fs::path dir_;
-};
+using AtomicFileTest = util::ScratchDirFixture;
 
 TEST_F(AtomicFileTest, WritesAndReadsBack) {
   std::string path = (dir_ / "stats.json").string();

@@ -13,40 +13,14 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "util/scratch_dir_fixture.h"
 
 namespace snare::util {
 namespace {
 
 namespace fs = std::filesystem;
 
-class PendingFileTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const char* tmp = std::getenv("TEST_TMPDIR");
-    dir_ = fs::path(tmp ? tmp : "/tmp") /
-           ("pending_file_test." + std::to_string(getpid()) + "." +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  static std::string Read(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-
-  std::vector<std::string> Entries() const {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
-  fs::path dir_;
-};
+using PendingFileTest = util::ScratchDirFixture;
 
 // While it is written, a hidden file has no name: nobody can open, truncate or replace it
 // by path. (Where the filesystem lacks O_TMPFILE it falls back to a random name.)
