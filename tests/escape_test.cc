@@ -66,19 +66,29 @@ std::string Excerpt(const std::vector<std::string>& lines, long from) {
   return out;
 }
 
-class EscapeTest : public ::testing::TestWithParam<std::tuple<std::string, EscapeAttempt>> {};
+// (platform, profile, attempt): under the default profile and under --profile=trace alike.
+class EscapeTest
+    : public ::testing::TestWithParam<std::tuple<std::string, std::string, EscapeAttempt>> {};
 
 TEST_P(EscapeTest, InterpositionSurvives) {
   const std::string& platform = std::get<0>(GetParam());
-  const EscapeAttempt& attempt = std::get<1>(GetParam());
+  const std::string& profile = std::get<1>(GetParam());
+  const EscapeAttempt& attempt = std::get<2>(GetParam());
   auto snare = SnareBinary();
   ASSERT_TRUE(snare.has_value()) << snare.error();
   auto guest = GuestPath("escape_guest");
   ASSERT_TRUE(guest.has_value()) << guest.error();
 
-  const std::string trace = TestTmpDir() + "/escape-" + platform + "-" + attempt.name + ".trace";
-  std::vector<std::string> argv = {
-      *snare, "run", "--platform=" + platform, "--trace=" + trace, "--", *guest, attempt.name};
+  const std::string trace =
+      TestTmpDir() + "/escape-" + platform + "-" + profile + "-" + attempt.name + ".trace";
+  std::vector<std::string> argv = {*snare,
+                                   "run",
+                                   "--platform=" + platform,
+                                   "--profile=" + profile,
+                                   "--trace=" + trace,
+                                   "--",
+                                   *guest,
+                                   attempt.name};
   util::SubprocessOptions options;
   options.timeout = std::chrono::seconds(60);
   util::SubprocessResult r = util::RunSubprocess(argv, options);
@@ -108,9 +118,11 @@ TEST_P(EscapeTest, InterpositionSurvives) {
 
 INSTANTIATE_TEST_SUITE_P(Platforms, EscapeTest,
                          ::testing::Combine(::testing::Values("systrap", "inproc"),
+                                            ::testing::Values("sandbox", "trace"),
                                             ::testing::ValuesIn(Attempts())),
                          [](const ::testing::TestParamInfo<EscapeTest::ParamType>& info) {
-                           return std::get<0>(info.param) + "_" + std::get<1>(info.param).name;
+                           return std::get<0>(info.param) + "_" + std::get<1>(info.param) + "_" +
+                                  std::get<2>(info.param).name;
                          });
 
 }  // namespace

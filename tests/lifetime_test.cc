@@ -56,7 +56,15 @@ class LifetimeTest : public ::testing::TestWithParam<std::string> {
   void TearDown() override { KillProcesses(ProcessesWithEnv(marker_)); }
 
   std::vector<std::string> SnareArgv(const std::string& script) const {
-    return {snare_, "run", "--platform=" + GetParam(), "--", "sh", "-c", script};
+    const std::string& param = GetParam();
+    return {snare_,
+            "run",
+            "--platform=" + param.substr(0, param.find(':')),
+            "--profile=" + param.substr(param.find(':') + 1),
+            "--",
+            "sh",
+            "-c",
+            script};
   }
 
   // Options for a snare run whose processes carry this test's marker.
@@ -151,9 +159,14 @@ TEST_P(LifetimeTest, BackgroundChildrenEndWithTheRun) {
                                               : "(still alive after 5 s)\n");
 }
 
-INSTANTIATE_TEST_SUITE_P(Platforms, LifetimeTest, ::testing::Values("systrap", "inproc"),
+INSTANTIATE_TEST_SUITE_P(Platforms, LifetimeTest,  // "PLATFORM:PROFILE": both platforms under the
+                                                   // default profile and under --profile=trace.
+                         ::testing::Values("systrap:sandbox", "systrap:trace", "inproc:sandbox",
+                                           "inproc:trace"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
-                           return info.param;
+                           std::string name = info.param;
+                           name[name.find(':')] = '_';
+                           return name;
                          });
 
 }  // namespace

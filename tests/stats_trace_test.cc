@@ -49,7 +49,9 @@ class StatsTraceTest : public ::testing::TestWithParam<std::string> {
 
   // Runs `snare run --platform=P FLAGS... -- getppid_loop N`.
   util::SubprocessResult RunLoop(const std::vector<std::string>& flags, int n) {
-    argv_ = {snare_, "run", "--platform=" + GetParam()};
+    const std::string& param = GetParam();
+    argv_ = {snare_, "run", "--platform=" + param.substr(0, param.find(':')),
+             "--profile=" + param.substr(param.find(':') + 1)};
     argv_.insert(argv_.end(), flags.begin(), flags.end());
     argv_.insert(argv_.end(), {"--", getppid_loop_, std::to_string(n)});
     util::SubprocessOptions options;
@@ -83,7 +85,7 @@ TEST_P(StatsTraceTest, JsonStatsCountCalls) {
   json stats = ReadStats(stats_path);
   ASSERT_FALSE(stats.is_discarded());
   SCOPED_TRACE("stats: " + stats.dump(1).substr(0, 6000));
-  EXPECT_EQ(stats.value("platform", ""), GetParam());
+  EXPECT_EQ(stats.value("platform", ""), GetParam().substr(0, GetParam().find(':')));
 
   json getppid = FindSyscall(stats, "getppid");
   ASSERT_TRUE(getppid.is_object()) << "no getppid entry in \"syscalls\"";
@@ -162,9 +164,14 @@ TEST_P(StatsTraceTest, KillOnSyscallIsSigsys) {
   EXPECT_EQ(r.status, 128 + SIGSYS);
 }
 
-INSTANTIATE_TEST_SUITE_P(Platforms, StatsTraceTest, ::testing::Values("systrap", "inproc"),
+INSTANTIATE_TEST_SUITE_P(Platforms, StatsTraceTest,  // "PLATFORM:PROFILE": both platforms under the
+                                                     // default profile and under --profile=trace.
+                         ::testing::Values("systrap:sandbox", "systrap:trace", "inproc:sandbox",
+                                           "inproc:trace"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
-                           return info.param;
+                           std::string name = info.param;
+                           name[name.find(':')] = '_';
+                           return name;
                          });
 
 }  // namespace
