@@ -32,7 +32,6 @@ using sandbox::SandboxSpec;
 // Messages on the setup socket (SOCK_SEQPACKET: one message per send).
 constexpr char kReady[] = "ready";
 constexpr char kErrorPrefix[] = "error ";
-constexpr char kPidPrefix[] = "pid ";
 
 void Send(int sock, const std::string& message, int fd = -1) {
   iovec iov = {const_cast<char*>(message.data()), message.size()};
@@ -178,7 +177,6 @@ void ExitIfOrphaned(int fd) {
     Fail(sock, r.error());
   }
   prctl(PR_SET_DUMPABLE, 0);
-  Send(sock, kPidPrefix + std::to_string(init));
   (void)!write(line[1], "g", 1);  // init may go on; line[1] stays open while we live
   close(sock);
   for (const auto& [target, fd] : prepared) close(fd);
@@ -292,7 +290,6 @@ std::expected<LaunchedGuest, std::string> LaunchConfined(const LaunchSpec& spec,
   LaunchedGuest launched;
   launched.init_pid = helper;
   launched.own_pid_namespace = true;
-  pid_t init = -1;
   std::string error;
   for (;;) {
     char buf[4096];
@@ -304,9 +301,7 @@ std::expected<LaunchedGuest, std::string> LaunchConfined(const LaunchSpec& spec,
       break;
     }
     std::string message(buf, static_cast<size_t>(n));
-    if (message.rfind(kPidPrefix, 0) == 0) {
-      init = static_cast<pid_t>(std::stol(message.substr(sizeof(kPidPrefix) - 1)));
-    } else if (message.rfind(kErrorPrefix, 0) == 0) {
+    if (message.rfind(kErrorPrefix, 0) == 0) {
       error = message.substr(sizeof(kErrorPrefix) - 1);
       break;
     } else if (message == kReady) {

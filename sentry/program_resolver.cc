@@ -69,7 +69,7 @@ std::expected<std::string, ResolveError> ResolveProgram(std::string_view name,
 
 std::expected<Executable, ResolveError> ResolveInterpreters(const std::string& path,
                                                             std::vector<std::string> argv) {
-  Executable exe{path, std::move(argv)};
+  Executable exe{path, std::move(argv), {path}};
   for (int depth = 0; depth <= 4; ++depth) {
     int fd = open(exe.path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return std::unexpected(Error(126, exe.path, strerror(errno)));
@@ -103,7 +103,9 @@ std::expected<Executable, ResolveError> ResolveInterpreters(const std::string& p
                 interp + ": bad interpreter: " +
                     checked.error().message.substr(checked.error().message.rfind(": ") + 2)));
     }
-    exe = {interp, std::move(next)};
+    exe.path = interp;
+    exe.argv = std::move(next);
+    exe.files.push_back(interp);
   }
   return std::unexpected(Error(126, path, "too many levels of script interpreters"));
 }

@@ -26,6 +26,8 @@ std::expected<std::string, ResolveError> ResolveProgram(std::string_view name,
 struct Executable {
   std::string path;               // an ELF file
   std::vector<std::string> argv;  // the argv it receives
+  // Every file the kernel would open to run it: the program, then each script's interpreter.
+  std::vector<std::string> files;
 };
 std::expected<Executable, ResolveError> ResolveInterpreters(const std::string& path,
                                                             std::vector<std::string> argv);

@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "sandbox/hidden_files.h"
 #include "sandbox/mount_setup.h"
 #include "sentry/dispatcher.h"
 #include "sentry/guest_launcher.h"
@@ -96,6 +97,9 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
     fprintf(stderr, "%s\n", executable.error().message.c_str());
     return executable.error().exit_status;
   }
+  // The program the user named runs even from a directory the profile hides (/tmp, /run).
+  sandbox::SandboxSpec sandbox_spec = config.sandbox;
+  sandbox::ExposeHiddenFiles(executable->files, &sandbox_spec);
 
   // The trace goes to an output of snare's own (trace_output.h); under inproc the guest
   // writes its lines into a pipe instead, relayed from the other end (trace_relay.h).
@@ -150,7 +154,7 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   spec.path = executable->path;
   spec.argv = executable->argv;
   spec.entry = (*machine)->Entry();
-  spec.sandbox = &config.sandbox;
+  spec.sandbox = &sandbox_spec;
   spec.cwd = cwd;
 
   const uint64_t ns0 = util::MonotonicNs(), tsc0 = Tsc();

@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -164,6 +165,29 @@ TEST_P(ConfinementTest, WritesOutsideTheWritableDirectoriesAreRefused) {
   EXPECT_EQ(Snared("write", work_ + "/created").stdout_data, "write " + work_ + "/created: ok\n");
   EXPECT_EQ(stat((work_ + "/created").c_str(), &st), 0);
   EXPECT_EQ(Snared("write", "/tmp/created").stdout_data, "write /tmp/created: ok\n");
+}
+
+// The program named on the command line runs from the host's /tmp, which the guest sees as
+// a private tmpfs: that one file is bound in, read-only, and its neighbours stay hidden.
+TEST_P(ConfinementTest, AProgramInTheHostsTmpRunsAndOnlyItIsVisible) {
+  char templ[] = "/tmp/snare-hidden-XXXXXX";
+  ASSERT_NE(mkdtemp(templ), nullptr) << strerror(errno);
+  const std::string dir = templ;
+  ASSERT_EQ(chmod(dir.c_str(), 0755), 0);
+  const std::string script = dir + "/show.sh", secret = dir + "/secret";
+  const std::string text = "#!/bin/sh\nls " + dir + "\necho ran >> " + script + "\n";
+  std::ofstream(script) << text;
+  ASSERT_EQ(chmod(script.c_str(), 0777), 0);  // only the read-only bind stops a write
+  std::ofstream(secret) << "host data\n";
+  const std::vector<std::string> argv = {snare_, "run", "--platform=" + std::get<0>(GetParam()),
+                                         "--", script};
+  util::SubprocessResult r = util::RunSubprocess(argv, Options());
+  EXPECT_EQ(r.stdout_data, "show.sh\n") << r.Describe();  // no "secret"
+  EXPECT_NE(r.stderr_data.find("Read-only file system"), std::string::npos) << r.Describe();
+  EXPECT_NE(r.status, 0) << r.Describe();  // the script's last command: the refused append
+  std::error_code ignored;
+  EXPECT_EQ(std::filesystem::file_size(script, ignored), text.size());
+  std::filesystem::remove_all(dir, ignored);
 }
 
 INSTANTIATE_TEST_SUITE_P(Platforms, ConfinementTest,
