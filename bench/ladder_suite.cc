@@ -1,3 +1,5 @@
+#include <set>
+
 #include "bench/suites.h"
 
 namespace snare::bench {
@@ -27,13 +29,21 @@ void AddLadderSuite(BenchContext& context, std::vector<BenchStep>* steps) {
     return subject == "read4k" ? "pread64" : subject == "openat-close" ? "openat" : subject;
   };
   const BenchOptions& o = context.options();
-  for (const std::string subject : {"getppid", "read4k", "openat-close"}) {
+  // getppid-gap shows what the sentry's waiting costs: the rungs that wait differently.
+  const std::set<std::string> gap_rungs = {"native", "inproc", "systrap", "systrap-futex",
+                                           "systrap-1cpu"};
+  for (const std::string subject : {"getppid", "read4k", "openat-close", "getppid-gap"}) {
     if (!o.subjects.count(subject)) continue;
-    long calls = o.quick ? (subject == "getppid" ? 20000 : 10000) : 200000;
+    const bool gap = subject == "getppid-gap";
+    long calls = gap       ? (o.quick ? 200 : 1000)
+                 : o.quick ? (subject == "getppid" ? 20000 : 10000)
+                           : 200000;
     for (const Rung& rung : rungs) {
       if (!o.rungs.count(rung.name)) continue;
+      if (gap && !gap_rungs.count(rung.name)) continue;
       // The slow rungs get fewer calls: the same precision in a fraction of the time.
-      long n = rung.name == "systrap-futex" || rung.name == "systrap-1cpu" ? calls / 10 : calls;
+      long n = !gap && (rung.name == "systrap-futex" || rung.name == "systrap-1cpu") ? calls / 10
+                                                                                     : calls;
       std::vector<std::string> argv =
           context.Workload({"trap-loop", rung.mode, subject, std::to_string(n)});
       std::vector<std::string> flags = rung.flags;

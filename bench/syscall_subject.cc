@@ -2,16 +2,35 @@
 
 #include <fcntl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
+#include <x86intrin.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 
 namespace snare::bench {
+namespace {
+
+// TSC ticks in `ns`, measured against CLOCK_MONOTONIC over 20 ms (before any filter).
+uint64_t TscTicksPer(uint64_t ns) {
+  timespec a, b;
+  clock_gettime(CLOCK_MONOTONIC, &a);
+  const uint64_t t0 = __rdtsc();
+  do {
+    clock_gettime(CLOCK_MONOTONIC, &b);
+  } while ((b.tv_sec - a.tv_sec) * 1'000'000'000LL + (b.tv_nsec - a.tv_nsec) < 20'000'000);
+  const uint64_t ticks = __rdtsc() - t0;
+  const double elapsed = (b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec);
+  return static_cast<uint64_t>(static_cast<double>(ticks) * ns / elapsed);
+}
+
+}  // namespace
 
 const std::vector<std::string>& SyscallSubject::Names() {
-  static const std::vector<std::string> names = {"getppid", "read4k", "openat-close"};
+  static const std::vector<std::string> names = {"getppid", "read4k", "openat-close",
+                                                 "getppid-gap"};
   return names;
 }
 
@@ -22,9 +41,14 @@ std::expected<SyscallSubject, std::string> SyscallSubject::Create(std::string_vi
     s.numbers_ = {SYS_getppid};
     return s;
   }
+  if (name == "getppid-gap") {
+    s.numbers_ = {SYS_getppid};
+    s.gap_ticks_ = TscTicksPer(kGapNs);
+    return s;
+  }
   if (name != "read4k" && name != "openat-close") {
     return std::unexpected("unknown syscall subject '" + std::string(name) +
-                           "' (getppid, read4k, openat-close)");
+                           "' (getppid, read4k, openat-close, getppid-gap)");
   }
   char path[] = "/tmp/snare-bench-XXXXXX";
   int fd = mkstemp(path);
@@ -51,6 +75,7 @@ SyscallSubject::SyscallSubject(SyscallSubject&& other) noexcept
     : name_(std::move(other.name_)),
       numbers_(std::move(other.numbers_)),
       fd_(other.fd_),
+      gap_ticks_(other.gap_ticks_),
       path_(std::move(other.path_)) {
   other.fd_ = -1;
   other.path_.clear();
@@ -62,6 +87,11 @@ SyscallSubject::~SyscallSubject() {
 }
 
 void SyscallSubject::Call() {
+  if (gap_ticks_) {
+    // The guest's own work between calls: no syscall, the TSC only.
+    const uint64_t end = __rdtsc() + gap_ticks_;
+    while (__rdtsc() < end) _mm_pause();
+  }
   if (numbers_[0] == SYS_getppid) {
     syscall(SYS_getppid);
   } else if (numbers_[0] == SYS_pread64) {

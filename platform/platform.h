@@ -137,6 +137,14 @@ class Machine {
   // over; waits at most timeout_ms. -1 when the policy notifies nothing or it never came.
   // The caller owns the fd.
   virtual int TakeNotifyListener(int timeout_ms) { return -1; }
+
+  // How the sentry waited for traps: how often it went to sleep, and its spin window now
+  // (0: it does not spin beyond the fixed count).
+  struct IdleReport {
+    uint64_t sleeps = 0;
+    uint64_t spin_window_ns = 0;
+  };
+  virtual IdleReport Idling() const { return {}; }
 };
 
 struct MachineConfig {

@@ -32,6 +32,7 @@
 #include "sentry/trace_relay.h"
 #include "sentry/trace_sink.h"
 #include "util/atomic_file.h"
+#include "util/cpu_time.h"
 #include "util/monotonic_clock.h"
 
 namespace snare::sentry {
@@ -158,6 +159,7 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   spec.cwd = cwd;
 
   const uint64_t ns0 = util::MonotonicNs(), tsc0 = Tsc();
+  const double sentry_cpu0 = util::ProcessCpuSeconds(), guest_cpu0 = util::ChildrenCpuSeconds();
   auto guest = LaunchGuest(spec);
   // The guest has its copy of the pipe's write end; the relay sees end of file once the
   // last guest process is gone.
@@ -220,6 +222,7 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   serve.join();
   if (notify) notify->Stop();
   const uint64_t ns1 = util::MonotonicNs(), tsc1 = Tsc();
+  const double sentry_cpu1 = util::ProcessCpuSeconds();
 
   const TraceSink::Result trace =
       sink ? FinishTrace(relay.get(), sink.get(), &*trace_output) : TraceSink::Result{};
@@ -231,6 +234,9 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
         CollectStats((*machine)->Counters(), (*machine)->AnswersTraps() ? handler.counters() : none,
                      ns_per_tick, std::string(platform.Name()), notify ? notify->counters() : none);
     stats.sentry_peak_rss_kb = PeakRssKb();
+    stats.sentry_cpu_s = sentry_cpu1 - sentry_cpu0;
+    stats.guest_cpu_s = util::ChildrenCpuSeconds() - guest_cpu0;
+    stats.idling = (*machine)->Idling();
     stats.peak_tasks = dispatcher.peak_tasks();
     if (sink) stats.trace_lines_dropped = trace.dropped;
     std::string text = config.stats == RunConfig::StatsFormat::kJson ? RenderStatsJson(stats)

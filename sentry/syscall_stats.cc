@@ -64,6 +64,10 @@ SyscallStats CollectStats(const std::vector<platform::SyscallCounters>& sum,
   return stats;
 }
 
+double CpuPerGuestCpu(const SyscallStats& stats) {
+  return stats.guest_cpu_s > 0 ? stats.sentry_cpu_s / stats.guest_cpu_s : 0;
+}
+
 uint64_t PeakRssKb() {
   FILE* f = fopen("/proc/self/status", "re");
   if (!f) return 0;
@@ -101,6 +105,14 @@ std::string RenderStatsTable(const SyscallStats& stats) {
   fmt::format_to(std::back_inserter(out),
                  "sentry peak RSS {} KiB, {} guest threads served at once\n",
                  stats.sentry_peak_rss_kb, stats.peak_tasks);
+  fmt::format_to(std::back_inserter(out),
+                 "sentry CPU {:.3f} s for {:.3f} s of guest CPU ({:.2f} per guest CPU second)",
+                 stats.sentry_cpu_s, stats.guest_cpu_s, CpuPerGuestCpu(stats));
+  if (own) {
+    fmt::format_to(std::back_inserter(out), "; it slept {} times, spin window {} us",
+                   stats.idling.sleeps, stats.idling.spin_window_ns / 1000);
+  }
+  out += "\n";
   out += own ? "snare: \"sentry\" counts what the sentry handled (authoritative); the other "
                "columns come from guest memory (advisory)\n"
              : "snare: " + stats.platform +
@@ -155,7 +167,15 @@ std::string RenderStatsJson(const SyscallStats& stats) {
   total.erase("nr");
   total.erase("name");
   j["total"] = total;
-  j["sentry"] = {{"peak_rss_kb", stats.sentry_peak_rss_kb}, {"peak_tasks", stats.peak_tasks}};
+  j["sentry"] = {{"peak_rss_kb", stats.sentry_peak_rss_kb},
+                 {"peak_tasks", stats.peak_tasks},
+                 {"cpu_s", stats.sentry_cpu_s},
+                 {"cpu_per_guest_cpu", CpuPerGuestCpu(stats)}};
+  if (own) {
+    j["sentry"]["sleeps"] = stats.idling.sleeps;
+    j["sentry"]["spin_window_ns"] = stats.idling.spin_window_ns;
+  }
+  j["guest"] = {{"cpu_s", stats.guest_cpu_s}};
   if (stats.trace_lines_dropped) j["trace"] = {{"lines_dropped", *stats.trace_lines_dropped}};
   return j.dump(2) + "\n";
 }

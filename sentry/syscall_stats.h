@@ -49,7 +49,14 @@ struct SyscallStats {
   uint64_t sentry_peak_rss_kb = 0;
   uint64_t peak_tasks = 0;                      // guest threads served at once (systrap)
   std::optional<uint64_t> trace_lines_dropped;  // with --trace
+  // CPU the sentry burned (every thread, from the launch to the end) against the guest's.
+  double sentry_cpu_s = 0;
+  double guest_cpu_s = 0;
+  platform::Machine::IdleReport idling;
 };
+
+// Sentry CPU seconds per guest CPU second (0 when the guest used none).
+double CpuPerGuestCpu(const SyscallStats& stats);
 
 // VmHWM of the calling process, in KiB (0 if unknown).
 uint64_t PeakRssKb();

@@ -1,5 +1,6 @@
 // --stats=json counts calls and errors per syscall, --trace shows denied calls, and
 // --deny / --kill change what the guest sees.
+#include <sched.h>
 #include <signal.h>
 
 #include <fstream>
@@ -101,6 +102,40 @@ TEST_P(StatsTraceTest, JsonStatsCountCalls) {
   for (const json& entry : stats["syscalls"]) sum += entry.value("calls", int64_t{0});
   EXPECT_GE(stats["total"].value("calls", int64_t{0}), 1000);
   EXPECT_EQ(stats["total"].value("calls", int64_t{-1}), sum) << "total.calls is not the sum";
+}
+
+// The sentry's CPU and the guest's, both from the kernel's accounting: a guest that traps
+// 200,000 times uses CPU, and a systrap sentry answering it does too.
+TEST_P(StatsTraceTest, JsonStatsReportSentryAndGuestCpu) {
+  const std::string stats_path = prefix_ + ".json";
+  util::SubprocessResult r = RunLoop({"--stats=json", "--stats-file=" + stats_path}, 200000);
+  SCOPED_TRACE(Repro() + "\n" + r.Describe());
+  ASSERT_EQ(r.status, 0);
+  json stats = ReadStats(stats_path);
+  ASSERT_FALSE(stats.is_discarded());
+  SCOPED_TRACE("stats: " + stats.dump(1).substr(0, 3000));
+  ASSERT_TRUE(stats.contains("guest") && stats.contains("sentry"));
+  const double guest = stats["guest"].value("cpu_s", -1.0);
+  const double sentry = stats["sentry"].value("cpu_s", -1.0);
+  EXPECT_GT(guest, 0.02);
+  EXPECT_GE(sentry, 0.0);
+  EXPECT_NEAR(stats["sentry"].value("cpu_per_guest_cpu", -1.0), sentry / guest, 1e-6);
+  if (GetParam().rfind("systrap", 0) == 0) {
+    EXPECT_GT(sentry, 0.01);  // it answered every trap
+    EXPECT_TRUE(stats["sentry"].contains("sleeps"));
+    // The adaptive window needs a second CPU (0: it does not spin beyond the fixed count).
+    cpu_set_t cpus;
+    ASSERT_EQ(sched_getaffinity(0, sizeof(cpus), &cpus), 0);
+    const int64_t window = stats["sentry"].value("spin_window_ns", int64_t{-1});
+    if (CPU_COUNT(&cpus) > 1) {
+      EXPECT_GE(window, 50000);
+      EXPECT_LE(window, 2000000);
+    } else {
+      EXPECT_EQ(window, 0);
+    }
+  } else {
+    EXPECT_FALSE(stats["sentry"].contains("sleeps"));  // inproc's sentry answers nothing
+  }
 }
 
 TEST_P(StatsTraceTest, DeniedCallsAreErrorsAndTraced) {

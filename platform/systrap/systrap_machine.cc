@@ -32,6 +32,13 @@ constexpr uint64_t kReapIntervalNs = 20'000'000;
 // A stub woken by a reply may wait on this CPU's run queue behind the spinner.
 constexpr uint32_t kSpinsPerYield = 256;
 constexpr uint32_t kLowSlots = 64;
+// The adaptive spin looks at the clock and the slots this often.
+constexpr uint32_t kSpinsPerCheck = 64;
+
+int AllowedCpus() {
+  cpu_set_t set;
+  return sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+}
 
 }  // namespace
 
@@ -66,17 +73,22 @@ std::expected<std::unique_ptr<platform::Machine>, std::string> NewStubMachine(
     return std::unexpected(std::string("socketpair for seccomp notifications: ") + strerror(errno));
   }
   auto machine = std::make_unique<SystrapMachine>(std::move(*region), *stub_fd, mode,
-                                                  mode == Mode::kInproc ? config.trace_fd : -1);
+                                                  mode == Mode::kInproc ? config.trace_fd : -1,
+                                                  config.spin_iterations);
   machine->SetNotifySockets(notify[0], notify[1]);
   return machine;
 }
 
-SystrapMachine::SystrapMachine(SharedRegionFile region, int stub_fd, Mode mode, int trace_fd)
+SystrapMachine::SystrapMachine(SharedRegionFile region, int stub_fd, Mode mode, int trace_fd,
+                               uint32_t spin_iterations)
     : region_(std::move(region)),
       header_(region_.header()),
       stub_fd_(stub_fd),
       mode_(mode),
-      last_reap_ns_(util::MonotonicNs()) {
+      spin_iterations_(spin_iterations),
+      last_reap_ns_(util::MonotonicNs()),
+      window_(AllowedCpus()),
+      adaptive_(mode == Mode::kSystrap && spin_iterations > 0 && AllowedCpus() > 1) {
   entry_.exec_fd = kStubFd;
   entry_.fds = {{stub_fd_, kStubFd}, {region_.fd(), kSharedFd}};
   if (trace_fd >= 0) entry_.fds.push_back({trace_fd, kTraceFd});
@@ -140,6 +152,7 @@ bool SystrapMachine::CollectTraps(std::vector<platform::TrapSource>* ready) {
     if (!Load(slot->pending)) continue;
     __atomic_store_n(&slot->pending, 0u, __ATOMIC_RELEASE);
     if (mode_ != Mode::kSystrap) continue;
+    last_cpu_ = Load(slot->cpu);
     ready->push_back({i, Load(slot->generation)});
     worked = true;
   }
@@ -147,11 +160,48 @@ bool SystrapMachine::CollectTraps(std::vector<platform::TrapSource>* ready) {
   return worked;
 }
 
+uint32_t SystrapMachine::RunningGuestThreads(bool* on_my_cpu) const {
+  const uint32_t high = SlotsHigh();
+  const int cpu = sched_getcpu();
+  uint32_t running = 0;
+  *on_my_cpu = false;
+  for (uint32_t i = 0; i < high; ++i) {
+    const Slot* slot = SlotAt(region_.base(), i);
+    if (Load(slot->state) != kSlotClaimed || Load(slot->depth) != 0) continue;
+    ++running;
+    *on_my_cpu |= cpu >= 0 && Load(slot->cpu) == static_cast<uint32_t>(cpu);
+  }
+  return running;
+}
+
 void SystrapMachine::Idle(std::vector<uint32_t>* gone) {
-  if (mode_ == Mode::kSystrap && ++idle_ < Load(header_->spin_iterations)) {
-    if (idle_ % kSpinsPerYield == 0) sched_yield();
-    __builtin_ia32_pause();
-    return;
+  if (mode_ == Mode::kSystrap && spin_iterations_ > 0) {
+    ++idle_;
+    // The thread just answered runs on this CPU: spinning would keep it from running
+    // (until the next yield), so sleep at once and give it the CPU.
+    const bool shares_cpu = idle_ == 1 && last_cpu_ != kCpuUnknown &&
+                            static_cast<uint32_t>(sched_getcpu()) == last_cpu_;
+    bool spin = idle_ < spin_iterations_ && !shares_cpu;
+    if (!spin && !shares_cpu && adaptive_) {
+      // After the fixed spin, every so often: is a guest thread still about to trap? (No
+      // clock on the path of a trap that came within the fixed spin.)
+      const uint32_t past = idle_ - spin_iterations_;
+      if (past % kSpinsPerCheck == 0) {
+        const uint64_t now = util::MonotonicNs();
+        if (past == 0) window_.Start(now);
+        // A guest thread that runs on this CPU waits for the spinner to yield: sleep
+        // instead, and let the scheduler run it here or move one of the two.
+        bool on_my_cpu = false;
+        const uint32_t running = RunningGuestThreads(&on_my_cpu);
+        spinning_ = !on_my_cpu && window_.ShouldSpin(now, running);
+      }
+      spin = spinning_;
+    }
+    if (spin) {
+      if (idle_ % kSpinsPerYield == 0) sched_yield();
+      __builtin_ia32_pause();
+      return;
+    }
   }
   idle_ = 0;
   const uint64_t now = util::MonotonicNs();
@@ -214,8 +264,14 @@ void SystrapMachine::Sleep() {
   if (!pending) {
     timespec timeout = {0, static_cast<long>(kReapIntervalNs)};
     syscall(SYS_futex, &header_->doorbell, FUTEX_WAIT, seen, &timeout, nullptr, 0);
+    ++sleeps_;
+    if (adaptive_) window_.Woke(util::MonotonicNs());
   }
   __atomic_store_n(&header_->sentry_sleeping, 0u, __ATOMIC_SEQ_CST);
+}
+
+platform::Machine::IdleReport SystrapMachine::Idling() const {
+  return {sleeps_, adaptive_ ? window_.window_ns() : 0};
 }
 
 std::unique_ptr<platform::Context> SystrapMachine::NewContext(const platform::TrapSource& source,

@@ -1,7 +1,8 @@
 // platform::Machine over the stub and its shared region: the sentry side of systrap (and of
 // inproc, which runs the same stub in its in-process mode). Scans the slots for requests,
-// spins and then sleeps on the doorbell futex when nothing happens, and frees the slots of
-// threads that died.
+// spins (a fixed count, then for as long as the adaptive window says while a guest thread
+// runs its own code) and then sleeps on the doorbell futex, and frees the slots of threads
+// that died.
 #ifndef SNARE_PLATFORM_SYSTRAP_SYSTRAP_MACHINE_H_
 #define SNARE_PLATFORM_SYSTRAP_SYSTRAP_MACHINE_H_
 
@@ -13,6 +14,7 @@
 
 #include "platform/platform.h"
 #include "platform/systrap/shared_region_file.h"
+#include "platform/systrap/spin_window.h"
 #include "platform/systrap/sysmsg/shared_region.h"
 
 namespace snare::systrap {
@@ -24,7 +26,8 @@ std::expected<std::unique_ptr<platform::Machine>, std::string> NewStubMachine(
 class SystrapMachine : public platform::Machine {
  public:
   // Takes ownership of stub_fd.
-  SystrapMachine(SharedRegionFile region, int stub_fd, Mode mode, int trace_fd);
+  SystrapMachine(SharedRegionFile region, int stub_fd, Mode mode, int trace_fd,
+                 uint32_t spin_iterations);
   ~SystrapMachine() override;
 
   const platform::GuestEntry& Entry() const override { return entry_; }
@@ -43,6 +46,7 @@ class SystrapMachine : public platform::Machine {
   void SetGuestProc(int proc_dirfd) override;
   std::vector<platform::SyscallCounters> Counters() const override;
   int TakeNotifyListener(int timeout_ms) override;
+  IdleReport Idling() const override;
 
   // The socket pair the first guest process hands its seccomp listener over (-1: none).
   void SetNotifySockets(int sentry_end, int guest_end);
@@ -52,6 +56,9 @@ class SystrapMachine : public platform::Machine {
   void Sleep();
   // Slots whose thread is gone: exiting ones, or every claimed one when few are free.
   void FindGone(std::vector<uint32_t>* gone) const;
+  // Claimed slots whose thread runs its own code: not in a trap, a call or a reply's wait.
+  // *on_my_cpu: one of them made its latest request from the CPU the sentry is on.
+  uint32_t RunningGuestThreads(bool* on_my_cpu) const;
 
   SharedRegionFile region_;
   Header* header_;
@@ -61,8 +68,15 @@ class SystrapMachine : public platform::Machine {
   int notify_guest_fd_ = -1;
   Mode mode_;
   platform::GuestEntry entry_;
+  // The sentry's own copy: the header's is the guest's to write.
+  const uint32_t spin_iterations_;
   uint32_t idle_ = 0;
   uint64_t last_reap_ns_ = 0;
+  SpinWindow window_;
+  const bool adaptive_;              // spin on after the fixed count (systrap, spinning, > 1 CPU)
+  bool spinning_ = false;            // within the window, after the fixed spin
+  uint32_t last_cpu_ = kCpuUnknown;  // of the latest request collected
+  uint64_t sleeps_ = 0;
 };
 
 }  // namespace snare::systrap

@@ -36,6 +36,20 @@ inline uint64_t ReadTsc() {
   return (static_cast<uint64_t>(hi) << 32) | lo;
 }
 
+// The CPU this thread runs on: Linux keeps it in TSC_AUX (low 12 bits), which rdtscp reads.
+inline uint32_t ReadCpu() {
+  uint32_t lo, hi, aux;
+  __asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux));
+  return aux & 0xfff;
+}
+
+// Whether rdtscp exists (CPUID 0x80000001, EDX bit 27).
+inline bool HasRdtscp() {
+  uint32_t a = 0x80000001, b, c = 0, d;
+  __asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+  return d & (1u << 27);
+}
+
 inline void CpuRelax() { __asm__ volatile("pause" ::: "memory"); }
 
 }  // namespace snare::stub

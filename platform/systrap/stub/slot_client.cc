@@ -54,6 +54,7 @@ void InitSlot(Slot* slot) {
   slot->tgid = static_cast<int32_t>(Sys(__NR_getpid));
   slot->host_tid = HostTid();
   slot->depth = 0;
+  slot->cpu = systrap::kCpuUnknown;
   for (auto& f : slot->frames) {
     Store(f.state, uint32_t{systrap::kFrameIdle});
     f.stub_waiting = 0;
@@ -155,6 +156,8 @@ Slot* AdoptSlot(int64_t index) {
 
 void ExchangeWithSentry(Slot* slot, Frame* f) {
   Header* h = g_stub.header;
+  // Where this thread will run its own code next: a sentry on that CPU should not spin.
+  Store(slot->cpu, g_stub.rdtscp ? ReadCpu() : systrap::kCpuUnknown);
   Store(f->state, uint32_t{systrap::kFrameRequest});
   Store(slot->pending, 1u);
   // A sentry woken just now may have been queued on this CPU: let it run first.

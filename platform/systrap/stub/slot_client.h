@@ -12,6 +12,7 @@ namespace snare::stub {
 struct StubGlobals {
   systrap::Header* header = nullptr;
   bool fsgsbase = false;  // rdgsbase is usable
+  bool rdtscp = false;    // the slot can say which CPU the thread is on
   systrap::Mode mode = systrap::Mode::kSystrap;
 };
 extern StubGlobals g_stub;

@@ -60,6 +60,9 @@ enum Action : uint32_t {
   kActionKill = 3,         // kill the guest process with SIGSYS
 };
 
+// Slot::cpu when the stub cannot read its CPU (no rdtscp).
+inline constexpr uint32_t kCpuUnknown = 0xffffffffu;
+
 // Slot::state
 enum SlotState : uint32_t {
   kSlotFree = 0,
@@ -94,6 +97,7 @@ struct alignas(4096) Slot {
   int32_t tgid;
   int32_t host_tid;     // tid as the guest's /proc shows it (0 if unknown)
   uint32_t depth;       // number of live handler activations
+  uint32_t cpu;         // the CPU of the thread's latest request (kCpuUnknown: none)
   uint64_t generation;  // bumped on each claim
   Frame frames[kMaxDepth];
 };
@@ -123,7 +127,7 @@ struct alignas(4096) Header {
   uint32_t slots_high;       // one past the highest slot ever claimed
   uint64_t stub_text_start;  // the IP range the filter allows
   uint64_t stub_text_end;
-  uint32_t notify;            // install the filter with a listener, sent on kNotifySocketFd
+  uint32_t notify;  // install the filter with a listener, sent on kNotifySocketFd
   uint32_t filter_len;
   sock_filter filter[kMaxFilter];
   policy::PolicyTable policy;  // inproc decides with it (the systrap sentry keeps its own)

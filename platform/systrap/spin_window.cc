@@ -1,0 +1,20 @@
+#include "platform/systrap/spin_window.h"
+
+#include <algorithm>
+
+namespace snare::systrap {
+
+bool SpinWindow::ShouldSpin(uint64_t now_ns, uint32_t running) const {
+  if (cpus_ <= 1 || running == 0 || running >= static_cast<uint32_t>(cpus_)) return false;
+  return now_ns - start_ns_ < window_ns_;
+}
+
+void SpinWindow::Woke(uint64_t now_ns) {
+  if (now_ns - start_ns_ < kMaxNs) {
+    window_ns_ = std::min(2 * window_ns_, kMaxNs);  // a longer spin would have caught it
+  } else {
+    window_ns_ = std::max(window_ns_ / 2, kMinNs);  // beyond any spin: it was waste
+  }
+}
+
+}  // namespace snare::systrap

@@ -1,0 +1,42 @@
+// How long the sentry keeps spinning after a trap before it sleeps on the doorbell. Waking a
+// sleeping sentry costs tens of microseconds on a VM (the futex wake's IPI to a halted vCPU),
+// many times a whole trap; a spinning sentry costs a CPU. The window adapts to the gaps
+// between traps: a trap that came after the sentry gave up, but within kMaxNs, doubles it;
+// a longer pause (or a periodic wake with no trap) halves it, within [kMinNs, kMaxNs], so
+// the spin per trap stays bounded. Nothing is spun when no guest thread runs its own code (every
+// one is blocked in a call or waiting for a reply: the next trap is not near), nor when the running
+// guest threads would need every CPU the sentry may use (the spinner would take one from them).
+#ifndef SNARE_PLATFORM_SYSTRAP_SPIN_WINDOW_H_
+#define SNARE_PLATFORM_SYSTRAP_SPIN_WINDOW_H_
+
+#include <cstdint>
+
+namespace snare::systrap {
+
+class SpinWindow {
+ public:
+  static constexpr uint64_t kMinNs = 50'000;
+  static constexpr uint64_t kMaxNs = 2'000'000;
+  static constexpr uint64_t kInitialNs = 200'000;
+
+  // cpus: how many CPUs the sentry may run on (1: never spin).
+  explicit SpinWindow(int cpus) : cpus_(cpus) {}
+
+  // The sentry found nothing to do at now_ns, after its fixed spin: the window starts.
+  void Start(uint64_t now_ns) { start_ns_ = now_ns; }
+  // Whether to go on spinning at now_ns while `running` guest threads run their own code.
+  bool ShouldSpin(uint64_t now_ns, uint32_t running) const;
+  // The sentry slept after the window and woke at now_ns (a trap, or a periodic check).
+  void Woke(uint64_t now_ns);
+
+  uint64_t window_ns() const { return window_ns_; }
+
+ private:
+  int cpus_;
+  uint64_t window_ns_ = kInitialNs;
+  uint64_t start_ns_ = 0;
+};
+
+}  // namespace snare::systrap
+
+#endif  // SNARE_PLATFORM_SYSTRAP_SPIN_WINDOW_H_

@@ -1,0 +1,58 @@
+#include "platform/systrap/spin_window.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace snare::systrap {
+namespace {
+
+constexpr uint64_t kUs = 1000;
+
+TEST(SpinWindowTest, SpinsWithinTheWindowWhileAGuestThreadRuns) {
+  SpinWindow w(2);
+  const uint64_t t = 1'000'000 * kUs;
+  w.Start(t);
+  EXPECT_TRUE(w.ShouldSpin(t + 10 * kUs, 1));
+  EXPECT_TRUE(w.ShouldSpin(t + SpinWindow::kInitialNs - 1, 1));
+  EXPECT_FALSE(w.ShouldSpin(t + SpinWindow::kInitialNs, 1));  // the window is over
+  EXPECT_FALSE(w.ShouldSpin(t + 10 * kUs, 0));  // every guest thread blocked or waiting
+  EXPECT_FALSE(w.ShouldSpin(t + 10 * kUs, 2));  // the guest needs both CPUs
+}
+
+TEST(SpinWindowTest, OneCpuNeverSpins) {
+  SpinWindow w(1);
+  w.Start(5'000 * kUs);
+  EXPECT_FALSE(w.ShouldSpin(5'001 * kUs, 1));
+}
+
+TEST(SpinWindowTest, ATrapAfterTheWindowDoublesItUpToTheMaximum) {
+  SpinWindow w(4);
+  uint64_t t = 1'000 * kUs;
+  for (uint64_t expected : {400 * kUs, 800 * kUs, 1600 * kUs, 2000 * kUs}) {
+    w.Start(t);
+    t += 1000 * kUs;  // the guest works 1 ms between calls
+    w.Woke(t);
+    EXPECT_EQ(w.window_ns(), expected);
+  }
+  EXPECT_EQ(w.window_ns(), SpinWindow::kMaxNs);
+  w.Start(t);
+  EXPECT_TRUE(w.ShouldSpin(t + 1000 * kUs, 1));  // now it catches the next call
+}
+
+TEST(SpinWindowTest, PausesBeyondTheMaximumHalveItDownToTheMinimum) {
+  SpinWindow w(4);
+  uint64_t t = 1'000 * kUs;
+  uint64_t expected = SpinWindow::kInitialNs;
+  for (int i = 0; i < 10; ++i) {
+    w.Start(t);
+    t += 20'000 * kUs;  // the periodic wake, nothing trapped
+    w.Woke(t);
+    expected = std::max(expected / 2, SpinWindow::kMinNs);
+    EXPECT_EQ(w.window_ns(), expected);
+  }
+  EXPECT_EQ(w.window_ns(), SpinWindow::kMinNs);
+}
+
+}  // namespace
+}  // namespace snare::systrap
