@@ -92,9 +92,12 @@ std::expected<nlohmann::json, std::string> BenchContext::RunJson(
   return j;
 }
 
-std::expected<double, std::string> BenchContext::RunTimed(const std::vector<std::string>& argv) {
+std::expected<double, std::string> BenchContext::RunTimed(const std::vector<std::string>& argv,
+                                                          bool keep_stdout) {
+  util::SubprocessOptions options = MeasureOptions(-1);
+  options.keep_stdout = keep_stdout;
   const double t0 = util::MonotonicSeconds();
-  util::SubprocessResult r = util::RunSubprocess(argv, MeasureOptions(-1));
+  util::SubprocessResult r = util::RunSubprocess(argv, options);
   const double ms = (util::MonotonicSeconds() - t0) * 1e3;
   if (!r.start_error.empty()) return std::unexpected(r.start_error);
   if (r.status != 0) {

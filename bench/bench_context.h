@@ -38,7 +38,9 @@ class BenchContext {
   static std::expected<nlohmann::json, std::string> RunJson(const std::vector<std::string>& argv,
                                                             int cpu = -1);
   // Runs argv and returns its wall time in milliseconds; fails unless it exits 0.
-  static std::expected<double, std::string> RunTimed(const std::vector<std::string>& argv);
+  // keep_stdout false: what it prints is read and thrown away (a program printing much).
+  static std::expected<double, std::string> RunTimed(const std::vector<std::string>& argv,
+                                                     bool keep_stdout = true);
 
   // A note printed under the report (each text once).
   void Note(const std::string& note);

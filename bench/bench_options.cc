@@ -3,8 +3,8 @@
 namespace snare::bench {
 
 const std::vector<std::string>& SuiteNames() {
-  static const std::vector<std::string> names = {"ladder",    "depth", "contention",
-                                                 "workloads", "peers", "memory"};
+  static const std::vector<std::string> names = {"ladder", "depth",    "contention", "workloads",
+                                                 "peers",  "programs", "memory"};
   return names;
 }
 

@@ -1,5 +1,6 @@
 #include "bench/bench_run.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -47,6 +48,11 @@ std::expected<std::vector<results::BenchRow>, std::string> Measure(
     results::BenchRow row = steps[i].row;
     row.samples = samples[i];
     row.value = results::Median(row.samples);
+    if (steps[i].figures) {
+      for (const auto& [name, values] : *steps[i].figures) {
+        if (!values.empty()) row.params[name] = fmt::format("{:.6g}", results::Median(values));
+      }
+    }
     rows.push_back(std::move(row));
   }
   return rows;
@@ -76,6 +82,7 @@ int RunBench(const BenchOptions& options, const std::string& command_line) {
   if (suites.count("contention")) AddContentionSuite(context, &steps);
   if (suites.count("workloads")) AddWorkloadSuite(context, &steps);
   if (suites.count("peers")) AddPeerSuite(context, &steps);
+  if (suites.count("programs")) AddProgramSuite(context, &steps);
   if (suites.count("memory")) AddMemorySuite(context, &steps);
   auto rows = Measure(steps, options.reps);
   if (!rows) {

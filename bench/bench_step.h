@@ -5,6 +5,8 @@
 
 #include <expected>
 #include <functional>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,9 @@ struct BenchStep {
   std::function<std::expected<std::vector<double>, std::string>()> measure;
   results::BenchRow row;   // without value/samples
   int max_reps = 1 << 30;  // long real workloads run in fewer rounds
+  // Side figures `measure` records per repetition (e.g. the stub's mean trap cost); each
+  // one's median is stored as a param of the row, next to its value.
+  std::shared_ptr<std::map<std::string, std::vector<double>>> figures;
 };
 
 }  // namespace snare::bench

@@ -1,35 +1,21 @@
-#include <unistd.h>
-
 #include <fstream>
 
+#include "bench/peer_tools.h"
 #include "bench/suites.h"
-#include "util/path_search.h"
 
 namespace snare::bench {
 
 void AddPeerSuite(BenchContext& context, std::vector<BenchStep>* steps) {
   struct Peer {
-    std::string platform, tool;
+    std::string platform;
     std::vector<std::string> prefix;
   };
-  const std::vector<Peer> peers = {
-      {"native", "", {}},
-      {"systrap", "", {context.self(), "run", "--platform=systrap", "--profile=trace", "--"}},
-      {"runsc-ptrace", "runsc", {"runsc", "--platform=ptrace", "--network=none", "do"}},
-      {"proot", "proot", {"proot"}},
-      {"strace", "strace", {"strace", "-f", "-o", "/dev/null"}},
+  std::vector<Peer> available = {
+      {"native", {}},
+      {"systrap", {context.self(), "run", "--platform=systrap", "--profile=trace", "--"}},
   };
-  std::vector<Peer> available;
-  for (const auto& p : peers) {
-    const char* path = getenv("PATH");
-    if (!p.tool.empty() && !util::FindExecutable(p.tool, path ? path : util::kDefaultPath)) {
-      context.Note(p.platform + " skipped: " + p.tool +
-                   " is not installed (tools/setup.sh installs it)");
-    } else if (p.platform == "runsc-ptrace" && geteuid() != 0) {
-      context.Note("runsc-ptrace skipped: runsc do needs root");
-    } else {
-      available.push_back(p);
-    }
+  for (const PeerTool& tool : AvailablePeerTools(context)) {
+    available.push_back({tool.platform, tool.prefix});
   }
   const BenchOptions& o = context.options();
   const long calls = o.quick ? 2000 : 20000;

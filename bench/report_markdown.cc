@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <utility>
@@ -234,6 +235,73 @@ std::string PeerSection(const std::vector<const BenchRow*>& rows) {
   return UnitNote(unit) + MarkdownTable(header, table, align) + "\n";
 }
 
+// A number param of row (NaN when absent).
+double NumberParam(const BenchRow* row, const std::string& key) {
+  if (!row) return kNaN;
+  const std::string text = Param(*row, key);
+  return text.empty() ? kNaN : std::strtod(text.c_str(), nullptr);
+}
+
+std::string ProgramSection(const std::vector<const BenchRow*>& rows, const BenchRun& run) {
+  std::vector<std::string> programs;
+  std::vector<std::string> platforms = {"native", "inproc", "systrap"};
+  for (const BenchRow* row : rows) {
+    AddOnce(programs, row->name);
+    AddOnce(platforms, row->platform);
+  }
+  std::vector<std::vector<std::string>> table;
+  for (const auto& program : programs) {
+    std::map<std::string, const BenchRow*> by_platform;
+    for (const BenchRow* row : rows) {
+      if (row->name == program) by_platform.emplace(row->platform, row);
+    }
+    std::vector<std::string> line = {program};
+    AddValueCells(line, by_platform, platforms, false);
+    const BenchRow* native = OnPlatform(by_platform, "native");
+    const BenchRow* systrap = OnPlatform(by_platform, "systrap");
+    const BenchRow* inproc = OnPlatform(by_platform, "inproc");
+    auto ratio = [&](const BenchRow* r) {
+      return native && r ? FormatRatio(Ratio(r->value, native->value)) : std::string();
+    };
+    line.push_back(ratio(systrap));
+    line.push_back(ratio(inproc));
+    const double calls = NumberParam(systrap, "trapped_calls");
+    auto number = [](double v) { return std::isnan(v) ? std::string() : FormatNumber(v); };
+    line.push_back(number(calls));
+    line.push_back(systrap && calls > 0 ? number(calls / (systrap->value / 1e3)) : "");
+    line.push_back(number(NumberParam(systrap, "trap_ns_per_call")));
+    line.push_back(native && systrap && calls > 0
+                       ? number((systrap->value - native->value) * 1e6 / calls)
+                       : "");
+    line.push_back(number(NumberParam(systrap, "sentry_cpu_per_guest_cpu")));
+    table.push_back(line);
+  }
+  std::vector<std::string> header = {"program (ms)"};
+  for (const auto& p : platforms) header.push_back(PeerColumn(p));
+  for (const char* h : {"systrap/native", "inproc/native", "trapped calls", "calls/s (systrap)",
+                        "stub trap ns/call", "overhead ns/call", "sentry CPU/guest CPU"}) {
+    header.push_back(h);
+  }
+  std::string align(header.size(), 'r');
+  align.front() = 'l';
+  std::string out = MarkdownTable(header, table, align) + "\n";
+  out +=
+      "stub trap ns/call: the stub's own mean (advisory; without signal delivery and the call "
+      "itself); overhead ns/call: (systrap - native) wall time per trapped call";
+  for (const BenchRow& row : run.rows) {
+    if (row.suite == "ladder" && row.name == "systrap" && Param(row, "syscall") == "getppid") {
+      for (const BenchRow& native : run.rows) {
+        if (native.suite == "ladder" && native.name == "native" &&
+            Param(native, "syscall") == "getppid") {
+          out += ", against " + FormatNumber(row.value - native.value) +
+                 " for getppid on the ladder (systrap - native)";
+        }
+      }
+    }
+  }
+  return out + ".\n\n";
+}
+
 std::string OtherSection(const std::vector<const BenchRow*>& rows) {
   std::vector<std::vector<std::string>> table;
   for (const BenchRow* row : rows) {
@@ -270,6 +338,8 @@ std::string RenderMarkdown(const BenchRun& run) {
       out += WorkloadSection(rows);
     } else if (suite == "peer") {
       out += PeerSection(rows);
+    } else if (suite == "programs") {
+      out += ProgramSection(rows, run);
     } else {
       out += OtherSection(rows);
     }

@@ -22,6 +22,9 @@ void AddContentionSuite(BenchContext& context, std::vector<BenchStep>* steps);
 void AddWorkloadSuite(BenchContext& context, std::vector<BenchStep>* steps);
 // gVisor's ptrace platform, proot and strace -f beside snare.
 void AddPeerSuite(BenchContext& context, std::vector<BenchStep>* steps);
+// Real programs (find, python3, git, tar, sqlite3, gcc) natively, under both platforms and
+// under the peers, with the stub's trap counts and the sentry's CPU.
+void AddProgramSuite(BenchContext& context, std::vector<BenchStep>* steps);
 // The sentry's memory per guest thread.
 void AddMemorySuite(BenchContext& context, std::vector<BenchStep>* steps);
 

@@ -47,7 +47,7 @@ TEST(BenchQuickTest, StoresEverySuiteAndReportsIt) {
   util::SubprocessResult bench = RunSnare({"bench", "--quick", "--db=" + db}, 600);
   ASSERT_EQ(bench.status, 0) << bench.Describe();
   for (const char* section : {"## ladder", "## depth", "## contention", "## workload", "## peer",
-                              "## memory", "stored as run 1"}) {
+                              "## programs", "## memory", "stored as run 1"}) {
     EXPECT_NE(bench.stdout_data.find(section), std::string::npos) << section << "\n"
                                                                   << bench.stdout_data;
   }
@@ -71,8 +71,17 @@ TEST(BenchQuickTest, StoresEverySuiteAndReportsIt) {
     EXPECT_FALSE(row["samples"].empty()) << row.dump();
     if (suite == "ladder") ladder_rungs.insert(row["name"].get<std::string>());
   }
-  for (const char* suite : {"ladder", "depth", "contention", "workload", "peer", "memory"}) {
+  for (const char* suite :
+       {"ladder", "depth", "contention", "workload", "peer", "programs", "memory"}) {
     EXPECT_GT(rows_per_suite[suite], 0) << "no rows for suite " << suite;
+  }
+  // Under snare, each real program's row holds what its --stats said.
+  for (const auto& row : j["rows"]) {
+    if (row["suite"] != "programs" || row["platform"] == "native") continue;
+    ASSERT_TRUE(row["params"].contains("trapped_calls")) << row.dump();
+    EXPECT_GT(std::stod(row["params"]["trapped_calls"].get<std::string>()), 100) << row.dump();
+    EXPECT_TRUE(row["params"].contains("trap_ns_per_call")) << row.dump();
+    EXPECT_TRUE(row["params"].contains("sentry_cpu_per_guest_cpu")) << row.dump();
   }
   for (const char* rung :
        {"native", "filter-allow", "filter-errno", "signal-floor", "inproc", "systrap",

@@ -290,7 +290,9 @@ void SystrapMachine::WatchSentry(pid_t sentry) {
 
 std::vector<platform::SyscallCounters> SystrapMachine::Counters() const {
   std::vector<platform::SyscallCounters> sum(abi::kSyscallLimit);
-  for (uint32_t s = 0; s < kMaxSlots; ++s) {
+  // Only slots ever claimed have counters (the rest would fault in pages of zeros).
+  const uint32_t high = SlotsHigh();
+  for (uint32_t s = 0; s < high; ++s) {
     const SlotStats* slot = StatsAt(region_.base(), s);
     for (int nr = 0; nr < abi::kSyscallLimit; ++nr) {
       const TrapCounters& c = slot->per_nr[nr];

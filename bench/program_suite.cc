@@ -1,0 +1,133 @@
+// Real programs, each natively, under inproc and systrap (the trace profile, with --stats
+// to a file) and under the peers. The row's value is the wall time; under snare the params
+// hold what the run's stats said: the trapped calls (the sentry's count under systrap), the
+// stub's mean trap cost and the sentry's CPU per guest CPU second.
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "bench/peer_tools.h"
+#include "bench/program_fixtures.h"
+#include "bench/suites.h"
+
+namespace snare::bench {
+namespace {
+
+struct Program {
+  std::string name;
+  std::vector<std::string> argv;
+  bool discard_stdout = false;
+};
+
+// Reads what `snare run --stats=json` wrote into the step's figures.
+std::expected<void, std::string> RecordStats(const std::string& path, const std::string& platform,
+                                             std::map<std::string, std::vector<double>>* figures) {
+  std::ifstream in(path);
+  const nlohmann::json j = nlohmann::json::parse(
+      std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()), nullptr,
+      /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.contains("total")) {
+    return std::unexpected("no stats in " + path);
+  }
+  const nlohmann::json& total = j["total"];
+  const char* calls = platform == "systrap" ? "sentry_calls" : "calls";
+  (*figures)["trapped_calls"].push_back(total.value(calls, 0.0));
+  (*figures)["trap_ns_per_call"].push_back(total.value("trap_ns_per_call", 0.0));
+  if (j.contains("sentry")) {
+    (*figures)["sentry_cpu_per_guest_cpu"].push_back(j["sentry"].value("cpu_per_guest_cpu", 0.0));
+  }
+  return {};
+}
+
+}  // namespace
+
+void AddProgramSuite(BenchContext& context, std::vector<BenchStep>* steps) {
+  const bool quick = context.options().quick;
+  const std::string dir = context.ScratchDir() + "/programs";
+  const int files = quick ? 200 : 2000, repo_files = quick ? 500 : 5000;
+  const int rows = quick ? 1000 : 10000;
+  const std::string tree = dir + "/tree", repo = dir + "/repo", sql = dir + "/inserts.sql";
+  const std::string db = dir + "/bench.db", source = dir + "/prog.c";
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  for (auto made : {MakeFileTree(tree, files), MakeGitRepository(repo, repo_files),
+                    WriteSqlInserts(sql, rows), WriteCSource(source, 200)}) {
+    if (!made) {
+      context.Note("programs skipped: cannot make the fixtures: " + made.error());
+      return;
+    }
+  }
+  const std::string python = "/usr/bin/python3";
+  std::vector<Program> programs = {
+      {"python3 -c pass", {python, "-c", "pass"}},
+      {"find /usr/include -name '*.h'", {"find", "/usr/include", "-name", "*.h"}, true},
+      {"python3: stat+read " + std::to_string(files) + " files",
+       {python, "-c",
+        "import os,sys\n"
+        "n=0\n"
+        "for root,dirs,names in os.walk(sys.argv[1]):\n"
+        "  for f in names:\n"
+        "    p=os.path.join(root,f); os.stat(p); n+=len(open(p,'rb').read())\n"
+        "print(n)",
+        tree}},
+      {"git status (" + std::to_string(repo_files) + " files)",
+       {"git", "-C", repo, "status", "--porcelain"}},
+      {"sqlite3: " + std::to_string(rows) + " one-row transactions",
+       {"sqlite3", db, ".read " + sql}},
+      {"gcc -O2 -c (200 lines)", {"gcc", "-O2", "-c", "-o", dir + "/prog.o", source}},
+  };
+  if (!quick) {
+    programs.insert(programs.begin() + 4,
+                    {"tar cf - /usr/include", {"tar", "cf", "-", "/usr/include"}, true});
+  }
+  struct Platform {
+    std::string name;
+    std::vector<std::string> prefix;  // empty: snare itself
+  };
+  std::vector<Platform> platforms = {{"native", {}}, {"inproc", {}}, {"systrap", {}}};
+  if (!quick) {
+    for (const PeerTool& peer : AvailablePeerTools(context)) {
+      platforms.push_back({peer.platform, peer.prefix});
+    }
+  }
+  context.Note(
+      "programs: sqlite3 runs with PRAGMA synchronous=OFF (the disk's fsync would "
+      "dominate otherwise); snare runs with --stats=json to a file");
+  int index = 0;
+  for (const Program& program : programs) {
+    for (const Platform& platform : platforms) {
+      std::vector<std::string> argv = program.argv;
+      const bool snare = platform.name == "inproc" || platform.name == "systrap";
+      const std::string stats = dir + "/stats-" + std::to_string(index++) + ".json";
+      if (snare) {
+        argv = context.UnderSnare(platform.name, {"--stats=json", "--stats-file=" + stats}, argv);
+      } else if (!platform.prefix.empty()) {
+        argv.insert(argv.begin(), platform.prefix.begin(), platform.prefix.end());
+      }
+      BenchStep step;
+      step.label = "programs " + program.name + " " + platform.name;
+      step.figures = std::make_shared<std::map<std::string, std::vector<double>>>();
+      auto figures = step.figures;
+      const bool discard = program.discard_stdout;
+      const std::string name = platform.name;
+      step.measure = [argv, discard, snare, stats, name,
+                      figures]() -> std::expected<std::vector<double>, std::string> {
+        auto ms = BenchContext::RunTimed(argv, !discard);
+        if (!ms) return std::unexpected(ms.error());
+        if (snare) {
+          if (auto r = RecordStats(stats, name, figures.get()); !r)
+            return std::unexpected(r.error());
+        }
+        return std::vector<double>{*ms};
+      };
+      step.row = {"programs", program.name, platform.name, {}, 0, "ms", {}};
+      if (snare) step.row.params["profile"] = BenchContext::ProfileOf({});
+      step.max_reps = quick ? 3 : 5;
+      steps->push_back(std::move(step));
+    }
+  }
+}
+
+}  // namespace snare::bench
