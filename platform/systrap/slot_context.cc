@@ -17,8 +17,8 @@ T Load(const T& v) {
 }
 }  // namespace
 
-SlotContext::SlotContext(Slot* slot, std::function<void()> yield)
-    : slot_(slot), generation_(Load(slot->generation)), yield_(std::move(yield)) {}
+SlotContext::SlotContext(Slot* slot, std::function<void()> yield, bool trace)
+    : slot_(slot), generation_(Load(slot->generation)), yield_(std::move(yield)), trace_(trace) {}
 
 bool SlotContext::Gone() const {
   return Load(slot_->state) == kSlotFree || Load(slot_->generation) != generation_;
@@ -39,18 +39,24 @@ void SlotContext::Answer(const policy::Verdict& reply) {
       break;
   }
   f.value = reply.value;
-  uint32_t len = reply.copyout_len <= kCopyoutMax ? reply.copyout_len : 0;
-  if (len && reply.copyout) std::memcpy(f.copyout, reply.copyout, len);
-  f.copyout_addr = reply.copyout_addr;
-  f.copyout_len = len;
+  if (reply.kind == policy::Verdict::kReturn) {  // the only reply the stub copies out for
+    uint32_t len = reply.copyout_len <= kCopyoutMax ? reply.copyout_len : 0;
+    if (len && reply.copyout) std::memcpy(f.copyout, reply.copyout, len);
+    f.copyout_addr = reply.copyout_addr;
+    f.copyout_len = len;
+  }
   __atomic_store_n(&f.state, uint32_t{kFrameReply}, __ATOMIC_RELEASE);
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   if (Load(f.stub_waiting)) syscall(SYS_futex, &f.state, FUTEX_WAKE, 1, nullptr, nullptr, 0);
 }
 
 bool SlotContext::TakeRequest(platform::SyscallRequest* out) {
-  // The deepest request first: an outer one is waiting behind a guest signal handler.
-  for (int d = static_cast<int>(kMaxDepth) - 1; d >= 0; --d) {
+  // The deepest request first: an outer one is waiting behind a guest signal handler. The
+  // stub raises depth before it writes a request, so none lies deeper (a guest that lies
+  // about its depth only hides its own requests).
+  const uint32_t depth = Load(slot_->depth);
+  const int deepest = static_cast<int>(depth < kMaxDepth ? depth : kMaxDepth) - 1;
+  for (int d = deepest; d >= 0; --d) {
     Frame& f = slot_->frames[d];
     if (Load(f.state) != kFrameRequest || f.seq == taken_seq_[d]) continue;
     out->depth = static_cast<uint32_t>(d);
@@ -59,7 +65,7 @@ bool SlotContext::TakeRequest(platform::SyscallRequest* out) {
     out->nr = f.nr;
     std::memcpy(out->args, f.args, sizeof(out->args));
     out->rip = f.rip;
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < 2 && trace_; ++i) {
       std::memcpy(out->strings[i], f.strings[i], kTraceString);
       out->strings[i][kTraceString - 1] = 0;
     }

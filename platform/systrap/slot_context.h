@@ -13,8 +13,9 @@ namespace snare::systrap {
 
 class SlotContext : public platform::Context {
  public:
-  // yield suspends the calling Task until the dispatcher resumes it.
-  SlotContext(Slot* slot, std::function<void()> yield);
+  // yield suspends the calling Task until the dispatcher resumes it. trace: copy the path
+  // prefixes the stub wrote for --trace.
+  SlotContext(Slot* slot, std::function<void()> yield, bool trace);
 
   platform::Event Switch(const policy::Verdict* reply) override;
   bool Completed(uint32_t depth, uint64_t seq, int64_t* result) const override;
@@ -29,6 +30,7 @@ class SlotContext : public platform::Context {
   Slot* slot_;
   uint64_t generation_;
   std::function<void()> yield_;
+  bool trace_;
   uint32_t answering_depth_ = 0;
   uint64_t taken_seq_[kMaxDepth] = {};
 };

@@ -74,18 +74,19 @@ std::expected<std::unique_ptr<platform::Machine>, std::string> NewStubMachine(
   }
   auto machine = std::make_unique<SystrapMachine>(std::move(*region), *stub_fd, mode,
                                                   mode == Mode::kInproc ? config.trace_fd : -1,
-                                                  config.spin_iterations);
+                                                  config.spin_iterations, config.trace);
   machine->SetNotifySockets(notify[0], notify[1]);
   return machine;
 }
 
 SystrapMachine::SystrapMachine(SharedRegionFile region, int stub_fd, Mode mode, int trace_fd,
-                               uint32_t spin_iterations)
+                               uint32_t spin_iterations, bool trace)
     : region_(std::move(region)),
       header_(region_.header()),
       stub_fd_(stub_fd),
       mode_(mode),
       spin_iterations_(spin_iterations),
+      trace_(trace),
       last_reap_ns_(util::MonotonicNs()),
       window_(AllowedCpus()),
       adaptive_(mode == Mode::kSystrap && spin_iterations > 0 && AllowedCpus() > 1) {
@@ -276,7 +277,8 @@ platform::Machine::IdleReport SystrapMachine::Idling() const {
 
 std::unique_ptr<platform::Context> SystrapMachine::NewContext(const platform::TrapSource& source,
                                                               std::function<void()> yield) {
-  return std::make_unique<SlotContext>(SlotAt(region_.base(), source.thread), std::move(yield));
+  return std::make_unique<SlotContext>(SlotAt(region_.base(), source.thread), std::move(yield),
+                                       trace_);
 }
 
 void SystrapMachine::SetGuestProc(int proc_dirfd) {

@@ -27,7 +27,7 @@ class SystrapMachine : public platform::Machine {
  public:
   // Takes ownership of stub_fd.
   SystrapMachine(SharedRegionFile region, int stub_fd, Mode mode, int trace_fd,
-                 uint32_t spin_iterations);
+                 uint32_t spin_iterations, bool trace);
   ~SystrapMachine() override;
 
   const platform::GuestEntry& Entry() const override { return entry_; }
@@ -70,6 +70,7 @@ class SystrapMachine : public platform::Machine {
   platform::GuestEntry entry_;
   // The sentry's own copy: the header's is the guest's to write.
   const uint32_t spin_iterations_;
+  const bool trace_;
   uint32_t idle_ = 0;
   uint64_t last_reap_ns_ = 0;
   SpinWindow window_;

@@ -36,7 +36,7 @@ inline constexpr int kLastReservedFd = kSharedFd;
 inline constexpr int kNotifySocketFd = 1023;
 
 inline constexpr uint64_t kMagic = 0x31657261'6e73ull;  // "snare1"
-inline constexpr uint32_t kVersion = 1;
+inline constexpr uint32_t kVersion = 2;
 inline constexpr uint32_t kMaxSlots = 1024;
 inline constexpr uint32_t kMaxDepth = 8;      // nested traps (guest signal handlers)
 inline constexpr uint32_t kMaxFilter = 4096;  // BPF instructions
@@ -70,25 +70,29 @@ enum SlotState : uint32_t {
   kSlotExiting = 2,  // the thread made exit/exit_group; the sentry frees it once dead
 };
 
+// The first cache line holds what crosses on every call: the state, the reply's action and
+// value, the arguments. A passthrough's reply then writes that one line, the stub reads it
+// back, and nothing else moves between the two CPUs but the request's second line.
 struct alignas(64) Frame {
-  uint32_t state;         // FrameState (futex word)
-  uint32_t stub_waiting;  // 1 while the stub sleeps on `state`
-  uint64_t seq;           // bumped by the stub per request
-  // Request.
-  uint64_t nr;
+  uint32_t state;   // FrameState (futex word)
+  uint32_t action;  // reply
+  int64_t value;    // reply
   uint64_t args[6];
+  // Second line: the rest of the request, and what a kActionReturn reply copies out.
+  uint64_t nr;
   uint64_t rip;
+  uint64_t seq;                   // bumped by the stub per request
+  uint32_t stub_waiting;          // 1 while the stub sleeps on `state`
+  uint32_t copyout_len;           // reply (kActionReturn only)
+  uint64_t copyout_addr;          // reply (kActionReturn only)
   char strings[2][kTraceString];  // prefixes of the first two kPath arguments (trace only)
-  // Reply.
-  uint32_t action;
-  uint32_t copyout_len;
-  int64_t value;
-  uint64_t copyout_addr;
   uint8_t copyout[kCopyoutMax];
-  // Completion of the latest passthrough at this depth (trace only).
-  uint64_t done_seq;
+  // Completion of the latest passthrough at this depth (trace only), on a line of its own
+  // that only the stub writes.
+  alignas(64) uint64_t done_seq;
   int64_t done_result;
 };
+static_assert(offsetof(Frame, nr) == 64, "the reply and the arguments share the first line");
 
 struct alignas(4096) Slot {
   uint32_t state;    // SlotState, CAS by the stub to claim
