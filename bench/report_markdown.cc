@@ -242,7 +242,19 @@ double NumberParam(const BenchRow* row, const std::string& key) {
   return text.empty() ? kNaN : std::strtod(text.c_str(), nullptr);
 }
 
+// The ladder's getppid value on `rung` in run (NaN when it was not measured).
+double LadderGetppid(const BenchRun& run, const std::string& rung) {
+  for (const BenchRow& row : run.rows) {
+    if (row.suite == "ladder" && row.name == rung && Param(row, "syscall") == "getppid") {
+      return row.value;
+    }
+  }
+  return kNaN;
+}
+
 std::string ProgramSection(const std::vector<const BenchRow*>& rows, const BenchRun& run) {
+  // What delivering one SIGSYS costs, from the same run's ladder (floor - native).
+  const double signal_ns = LadderGetppid(run, "signal-floor") - LadderGetppid(run, "native");
   std::vector<std::string> programs;
   std::vector<std::string> platforms = {"native", "inproc", "systrap"};
   for (const BenchRow* row : rows) {
@@ -274,12 +286,16 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
                        ? number((systrap->value - native->value) * 1e6 / calls)
                        : "");
     line.push_back(number(NumberParam(systrap, "sentry_cpu_per_guest_cpu")));
+    line.push_back(systrap && calls > 0 && !std::isnan(signal_ns)
+                       ? Percent(calls * signal_ns / (systrap->value * 1e6))
+                       : "");
     table.push_back(line);
   }
   std::vector<std::string> header = {"program (ms)"};
   for (const auto& p : platforms) header.push_back(PeerColumn(p));
-  for (const char* h : {"systrap/native", "inproc/native", "trapped calls", "calls/s (systrap)",
-                        "stub trap ns/call", "overhead ns/call", "sentry CPU/guest CPU"}) {
+  for (const char* h :
+       {"systrap/native", "inproc/native", "trapped calls", "calls/s (systrap)",
+        "stub trap ns/call", "overhead ns/call", "sentry CPU/guest CPU", "in signal delivery"}) {
     header.push_back(h);
   }
   std::string align(header.size(), 'r');
@@ -288,16 +304,15 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
   out +=
       "stub trap ns/call: the stub's own mean (advisory; without signal delivery and the call "
       "itself); overhead ns/call: (systrap - native) wall time per trapped call";
-  for (const BenchRow& row : run.rows) {
-    if (row.suite == "ladder" && row.name == "systrap" && Param(row, "syscall") == "getppid") {
-      for (const BenchRow& native : run.rows) {
-        if (native.suite == "ladder" && native.name == "native" &&
-            Param(native, "syscall") == "getppid") {
-          out += ", against " + FormatNumber(row.value - native.value) +
-                 " for getppid on the ladder (systrap - native)";
-        }
-      }
-    }
+  const double ladder = LadderGetppid(run, "systrap") - LadderGetppid(run, "native");
+  if (!std::isnan(ladder)) {
+    out += ", against " + FormatNumber(ladder) + " for getppid on the ladder (systrap - native)";
+  }
+  if (!std::isnan(signal_ns)) {
+    out += "; in signal delivery: the share of systrap's wall time that trapped calls x " +
+           FormatNumber(signal_ns) +
+           " ns (the ladder's signal floor - native) make up, what syscall patching would "
+           "remove with the signal";
   }
   return out + ".\n\n";
 }

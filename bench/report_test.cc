@@ -155,6 +155,26 @@ TEST(RenderMarkdownTest, PeerComparesEachPeerWithSnare) {
                   "runsc-ptrace 12.1x, proot 14.7x, strace -f 19.5x |\n");
 }
 
+TEST(RenderMarkdownTest, ProgramsShowRatiosTrapCountsAndTheSignalShare) {
+  BenchRun run = SampleRun();  // its ladder: getppid native 60, signal floor 950 ns
+  const std::map<std::string, std::string> stats = {
+      {"trapped_calls", "2000"}, {"trap_ns_per_call", "500"}, {"sentry_cpu_per_guest_cpu", "0.9"}};
+  run.rows.push_back({"programs", "find", "native", {}, 10, "ms", {10}});
+  run.rows.push_back({"programs", "find", "inproc", stats, 15, "ms", {15}});
+  run.rows.push_back({"programs", "find", "systrap", stats, 20, "ms", {20}});
+  run.rows.push_back({"programs", "find", "proot", {}, 400, "ms", {400}});
+  const std::string md = RenderMarkdown(run);
+  EXPECT_CONTAINS(md,
+                  "| program (ms) | native | inproc | snare systrap | proot | systrap/native | "
+                  "inproc/native | trapped calls | calls/s (systrap) | stub trap ns/call | "
+                  "overhead ns/call | sentry CPU/guest CPU | in signal delivery |\n");
+  // 2,000 calls in 20 ms; (20 - 10) ms over 2,000 calls; 2,000 x 890 ns of 20 ms.
+  EXPECT_CONTAINS(md,
+                  "| find | 10.0 | 15.0 | 20.0 | 400 | 2.00 | 1.50 | 2,000 | 100,000 | 500 | "
+                  "5,000 | 0.90 | 8.9% |\n");
+  EXPECT_CONTAINS(md, "x 890 ns (the ladder's signal floor - native)");
+}
+
 TEST(RenderMarkdownTest, SuitesComeInOrderAndOnlyWhenPresent) {
   const std::string md = RenderMarkdown(SampleRun());
   size_t last = 0;
