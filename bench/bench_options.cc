@@ -10,8 +10,9 @@ const std::vector<std::string>& SuiteNames() {
 
 const std::vector<std::string>& RungNames() {
   static const std::vector<std::string> names = {
-      "native",  "filter-allow",  "filter-errno", "signal-floor",     "inproc",
-      "systrap", "systrap-futex", "systrap-1cpu", "systrap-confined", "systrap-notify"};
+      "native",           "filter-allow",   "filter-errno",  "signal-floor",
+      "inproc",           "systrap",        "systrap-futex", "systrap-1cpu",
+      "systrap-confined", "systrap-notify", "systrap-patch"};
   return names;
 }
 

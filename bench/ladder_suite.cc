@@ -23,6 +23,8 @@ void AddLadderSuite(BenchContext& context, std::vector<BenchStep>* steps) {
       {"systrap-confined", "systrap", "native", {"--profile=sandbox"}, -1},
       // The call takes the seccomp user-notification path instead of SIGSYS.
       {"systrap-notify", "systrap", "native", {"--notify={call}"}, -1},
+      // Syscall patching: after the first trap, the call's glibc site enters the stub directly.
+      {"systrap-patch", "systrap", "native", {"--patch"}, -1},
   };
   // The syscall each subject makes per iteration (the notified one).
   auto call_of = [](const std::string& subject) -> std::string {
@@ -30,8 +32,8 @@ void AddLadderSuite(BenchContext& context, std::vector<BenchStep>* steps) {
   };
   const BenchOptions& o = context.options();
   // getppid-gap shows what the sentry's waiting costs: the rungs that wait differently.
-  const std::set<std::string> gap_rungs = {"native", "inproc", "systrap", "systrap-futex",
-                                           "systrap-1cpu"};
+  const std::set<std::string> gap_rungs = {"native",        "inproc",       "systrap",
+                                           "systrap-futex", "systrap-1cpu", "systrap-patch"};
   for (const std::string subject : {"getppid", "read4k", "openat-close", "getppid-gap"}) {
     if (!o.subjects.count(subject)) continue;
     const bool gap = subject == "getppid-gap";

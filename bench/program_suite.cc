@@ -1,7 +1,7 @@
-// Real programs, each natively, under inproc and systrap (the trace profile, with --stats
-// to a file) and under the peers. The row's value is the wall time; under snare the params
-// hold what the run's stats said: the trapped calls (the sentry's count under systrap), the
-// stub's mean trap cost and the sentry's CPU per guest CPU second.
+// Real programs, each natively, under inproc, systrap and systrap with --patch (the trace
+// profile, with --stats to a file) and under the peers. The row's value is the wall time; under
+// snare the params hold what the run's stats said: the trapped calls (the sentry's count under
+// systrap), the stub's mean trap cost and the sentry's CPU per guest CPU second.
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -32,9 +32,10 @@ std::expected<void, std::string> RecordStats(const std::string& path, const std:
     return std::unexpected("no stats in " + path);
   }
   const nlohmann::json& total = j["total"];
-  const char* calls = platform == "systrap" ? "sentry_calls" : "calls";
+  const char* calls = platform == "inproc" ? "calls" : "sentry_calls";
   (*figures)["trapped_calls"].push_back(total.value(calls, 0.0));
   (*figures)["trap_ns_per_call"].push_back(total.value("trap_ns_per_call", 0.0));
+  (*figures)["patched_calls"].push_back(total.value("patched_calls", 0.0));
   if (j.contains("sentry")) {
     (*figures)["sentry_cpu_per_guest_cpu"].push_back(j["sentry"].value("cpu_per_guest_cpu", 0.0));
   }
@@ -86,7 +87,8 @@ void AddProgramSuite(BenchContext& context, std::vector<BenchStep>* steps) {
     std::string name;
     std::vector<std::string> prefix;  // empty: snare itself
   };
-  std::vector<Platform> platforms = {{"native", {}}, {"inproc", {}}, {"systrap", {}}};
+  std::vector<Platform> platforms = {
+      {"native", {}}, {"inproc", {}}, {"systrap", {}}, {"systrap-patch", {}}};
   if (!quick) {
     for (const PeerTool& peer : AvailablePeerTools(context)) {
       platforms.push_back({peer.platform, peer.prefix});
@@ -99,10 +101,12 @@ void AddProgramSuite(BenchContext& context, std::vector<BenchStep>* steps) {
   for (const Program& program : programs) {
     for (const Platform& platform : platforms) {
       std::vector<std::string> argv = program.argv;
-      const bool snare = platform.name == "inproc" || platform.name == "systrap";
+      const bool snare = platform.prefix.empty() && platform.name != "native";
       const std::string stats = dir + "/stats-" + std::to_string(index++) + ".json";
       if (snare) {
-        argv = context.UnderSnare(platform.name, {"--stats=json", "--stats-file=" + stats}, argv);
+        std::vector<std::string> flags = {"--stats=json", "--stats-file=" + stats};
+        if (platform.name == "systrap-patch") flags.push_back("--patch");
+        argv = context.UnderSnare(platform.name == "inproc" ? "inproc" : "systrap", flags, argv);
       } else if (!platform.prefix.empty()) {
         argv.insert(argv.begin(), platform.prefix.begin(), platform.prefix.end());
       }

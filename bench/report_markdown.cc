@@ -192,6 +192,7 @@ std::string WorkloadSection(const std::vector<const BenchRow*>& rows) {
 
 std::string PeerColumn(const std::string& platform) {
   if (platform == "systrap") return "snare systrap";
+  if (platform == "systrap-patch") return "systrap --patch";
   if (platform == "strace") return "strace -f";
   return platform;
 }
@@ -256,7 +257,7 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
   // What delivering one SIGSYS costs, from the same run's ladder (floor - native).
   const double signal_ns = LadderGetppid(run, "signal-floor") - LadderGetppid(run, "native");
   std::vector<std::string> programs;
-  std::vector<std::string> platforms = {"native", "inproc", "systrap"};
+  std::vector<std::string> platforms = {"native", "inproc", "systrap", "systrap-patch"};
   for (const BenchRow* row : rows) {
     AddOnce(programs, row->name);
     AddOnce(platforms, row->platform);
@@ -275,7 +276,9 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
     auto ratio = [&](const BenchRow* r) {
       return native && r ? FormatRatio(Ratio(r->value, native->value)) : std::string();
     };
+    const BenchRow* patched = OnPlatform(by_platform, "systrap-patch");
     line.push_back(ratio(systrap));
+    line.push_back(ratio(patched));
     line.push_back(ratio(inproc));
     const double calls = NumberParam(systrap, "trapped_calls");
     auto number = [](double v) { return std::isnan(v) ? std::string() : FormatNumber(v); };
@@ -285,6 +288,9 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
     line.push_back(native && systrap && calls > 0
                        ? number((systrap->value - native->value) * 1e6 / calls)
                        : "");
+    const double patched_calls = NumberParam(patched, "patched_calls");
+    const double patched_total = NumberParam(patched, "trapped_calls");
+    line.push_back(patched_total > 0 ? Percent(patched_calls / patched_total) : "");
     line.push_back(number(NumberParam(systrap, "sentry_cpu_per_guest_cpu")));
     line.push_back(systrap && calls > 0 && !std::isnan(signal_ns)
                        ? Percent(calls * signal_ns / (systrap->value * 1e6))
@@ -293,9 +299,9 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
   }
   std::vector<std::string> header = {"program (ms)"};
   for (const auto& p : platforms) header.push_back(PeerColumn(p));
-  for (const char* h :
-       {"systrap/native", "inproc/native", "trapped calls", "calls/s (systrap)",
-        "stub trap ns/call", "overhead ns/call", "sentry CPU/guest CPU", "in signal delivery"}) {
+  for (const char* h : {"systrap/native", "patch/native", "inproc/native", "trapped calls",
+                        "calls/s (systrap)", "stub trap ns/call", "overhead ns/call", "patched",
+                        "sentry CPU/guest CPU", "in signal delivery"}) {
     header.push_back(h);
   }
   std::string align(header.size(), 'r');

@@ -162,16 +162,25 @@ TEST(RenderMarkdownTest, ProgramsShowRatiosTrapCountsAndTheSignalShare) {
   run.rows.push_back({"programs", "find", "native", {}, 10, "ms", {10}});
   run.rows.push_back({"programs", "find", "inproc", stats, 15, "ms", {15}});
   run.rows.push_back({"programs", "find", "systrap", stats, 20, "ms", {20}});
+  run.rows.push_back({"programs",
+                      "find",
+                      "systrap-patch",
+                      {{"trapped_calls", "2000"}, {"patched_calls", "1500"}},
+                      16,
+                      "ms",
+                      {16}});
   run.rows.push_back({"programs", "find", "proot", {}, 400, "ms", {400}});
   const std::string md = RenderMarkdown(run);
   EXPECT_CONTAINS(md,
-                  "| program (ms) | native | inproc | snare systrap | proot | systrap/native | "
-                  "inproc/native | trapped calls | calls/s (systrap) | stub trap ns/call | "
-                  "overhead ns/call | sentry CPU/guest CPU | in signal delivery |\n");
-  // 2,000 calls in 20 ms; (20 - 10) ms over 2,000 calls; 2,000 x 890 ns of 20 ms.
+                  "| program (ms) | native | inproc | snare systrap | systrap --patch | proot | "
+                  "systrap/native | patch/native | inproc/native | trapped calls | calls/s "
+                  "(systrap) | stub trap ns/call | overhead ns/call | patched | sentry CPU/guest "
+                  "CPU | in signal delivery |\n");
+  // 2,000 calls in 20 ms; (20 - 10) ms over 2,000 calls; 2,000 x 890 ns of 20 ms; 1,500 of
+  // 2,000 calls patched.
   EXPECT_CONTAINS(md,
-                  "| find | 10.0 | 15.0 | 20.0 | 400 | 2.00 | 1.50 | 2,000 | 100,000 | 500 | "
-                  "5,000 | 0.90 | 8.9% |\n");
+                  "| find | 10.0 | 15.0 | 20.0 | 16.0 | 400 | 2.00 | 1.60 | 1.50 | 2,000 | 100,000 "
+                  "| 500 | 5,000 | 75.0% | 0.90 | 8.9% |\n");
   EXPECT_CONTAINS(md, "x 890 ns (the ladder's signal floor - native)");
 }
 

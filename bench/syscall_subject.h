@@ -5,6 +5,8 @@
 #ifndef SNARE_BENCH_SYSCALL_SUBJECT_H_
 #define SNARE_BENCH_SYSCALL_SUBJECT_H_
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <expected>
 #include <string>
@@ -38,7 +40,8 @@ class SyscallSubject {
   static constexpr uint64_t kGapNs = 1'000'000;
 
   int fd_ = -1;
-  uint64_t gap_ticks_ = 0;  // getppid-gap: TSC ticks of work before each call
+  uint64_t gap_ticks_ = 0;               // getppid-gap: TSC ticks of work before each call
+  volatile ssize_t benchmark_sink_ = 0;  // keeps pread's result
   std::string path_;
   char buf_[4096];
 };

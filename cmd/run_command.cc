@@ -24,7 +24,8 @@ constexpr const char* kUsage =
     "snare run [--profile=sandbox|trace] [--platform=systrap|inproc]\n"
     "                 [--stats[=table|json]] [--stats-file=PATH]\n"
     "                 [--trace[=PATH]] [--trace-file=PATH] [--deny=SYSCALL[:ERRNO]]...\n"
-    "                 [--kill=SYSCALL]... [--notify=SYSCALL]... [--spin=N] [--policy FILE]\n"
+    "                 [--kill=SYSCALL]... [--notify=SYSCALL]... [--spin=N] [--patch]\n"
+    "                 [--policy FILE]\n"
     "                 [--ro-bind SRC DST]... [--bind SRC DST]... [--tmpfs DST]...\n"
     "                 [--dev DST]... [--proc DST]... [--root DIR] [--net=none|host]\n"
     "                 [--uid N] [--gid N] [--hostname NAME] [--rlimit NAME=SOFT[:HARD]]...\n"
@@ -110,6 +111,11 @@ std::expected<RunArgs, ParseExit> ParseRunArgs(const std::vector<std::string>& a
   }
   app.add_option("--spin", spin, "spin N times before sleeping on a futex (0: futex only)")
       ->option_text("N");
+  bool patch = false;
+  app.add_flag("--patch", patch,
+               "systrap: after a call's first trap, rewrite its `mov $nr, %eax; syscall` site "
+               "to enter the stub without a signal (same policy, same sentry; file I/O and "
+               "getter calls only)");
   bool list_groups = false;
   app.add_flag("--list-groups", list_groups,
                "list the syscall groups (@NAME) that --deny and --kill accept, and exit");
@@ -200,6 +206,7 @@ std::expected<RunArgs, ParseExit> ParseRunArgs(const std::vector<std::string>& a
     }
     c.spin_iterations = static_cast<uint32_t>(n);
   }
+  c.patch = patch;
   char cwd[4096];
   if (!getcwd(cwd, sizeof(cwd))) return fail(std::string("getcwd: ") + strerror(errno));
 

@@ -92,6 +92,7 @@ struct SyscallCounters {
   uint64_t errors = 0;
   uint64_t overhead_ticks = 0;  // TSC ticks in the trap path, excluding the syscall itself
   uint64_t syscall_ticks = 0;   // TSC ticks executing the passthrough syscall
+  uint64_t patched = 0;         // of calls, those from a patched site (no signal)
 };
 
 // The guest threads of one sandbox.
@@ -152,6 +153,7 @@ struct MachineConfig {
   uint32_t spin_iterations = 2000;  // how long each side spins before sleeping
   bool trace = false;               // keep path prefixes (and, inproc, write trace lines)
   int trace_fd = -1;                // inproc: where the guest writes trace lines
+  bool patch = false;               // systrap: patch syscall sites (site_patcher.h)
 };
 
 class Platform {

@@ -21,6 +21,7 @@ struct RunConfig {
   std::string profile = "sandbox";  // the name it came from, for messages and stats
   sandbox::SandboxSpec sandbox;
   uint32_t spin_iterations = 2000;
+  bool patch = false;  // systrap: syscall patching (platform/systrap/stub/site_patcher.h)
   std::vector<std::string> argv;  // PROG ARGS...
 };
 

@@ -13,8 +13,8 @@ namespace snare::sentry {
 namespace {
 
 // What the stub counts in guest memory: every field of a row but the sentry's.
-constexpr const char* kAdvisoryFields[] = {"calls", "errors", "trap_ns_per_call", "trap_ns_total",
-                                           "syscall_ns_total"};
+constexpr const char* kAdvisoryFields[] = {
+    "calls", "errors", "patched_calls", "trap_ns_per_call", "trap_ns_total", "syscall_ns_total"};
 
 }  // namespace
 
@@ -43,6 +43,8 @@ SyscallStats CollectStats(const std::vector<platform::SyscallCounters>& sum,
     row.notified_calls = kernel;
     row.calls = stub.calls;
     row.errors = stub.errors;
+    row.patched = stub.patched;
+    stats.patched |= stub.patched > 0;
     row.trap_ns = static_cast<double>(stub.overhead_ticks) * ns_per_tick;
     row.syscall_ns = static_cast<double>(stub.syscall_ticks) * ns_per_tick;
     stats.total.sentry_calls += row.sentry_calls;
@@ -51,6 +53,7 @@ SyscallStats CollectStats(const std::vector<platform::SyscallCounters>& sum,
     stats.total.notified_calls += row.notified_calls;
     stats.total.calls += row.calls;
     stats.total.errors += row.errors;
+    stats.total.patched += row.patched;
     stats.total.trap_ns += row.trap_ns;
     stats.total.syscall_ns += row.syscall_ns;
     stats.rows.push_back(std::move(row));
@@ -89,15 +92,20 @@ std::string RenderStatsTable(const SyscallStats& stats) {
     out += fmt::format("{:<22}", r.name);
     if (own) out += fmt::format(" {:>10}", r.sentry_calls);
     if (stats.notified) out += fmt::format(" {:>10}", r.notified_calls);
-    fmt::format_to(std::back_inserter(out), " {:>10} {:>8} {:>12.0f} {:>14.3f} {:>14.3f}\n",
-                   r.calls, r.errors, per_call, r.trap_ns / 1e6, r.syscall_ns / 1e6);
+    fmt::format_to(std::back_inserter(out), " {:>10} {:>8}", r.calls, r.errors);
+    if (stats.patched) out += fmt::format(" {:>10}", r.patched);
+    fmt::format_to(std::back_inserter(out), " {:>12.0f} {:>14.3f} {:>14.3f}\n", per_call,
+                   r.trap_ns / 1e6, r.syscall_ns / 1e6);
   };
   out += fmt::format("{:<22}", "syscall");
   if (own) out += fmt::format(" {:>10}", "sentry");
   if (stats.notified) out += fmt::format(" {:>10}", "notified");
-  fmt::format_to(std::back_inserter(out), " {:>10} {:>8} {:>12} {:>14} {:>14}\n", "calls", "errors",
-                 "trap ns/call", "trap total ms", "in-call ms");
-  const std::string rule((own ? 96 : 85) + (stats.notified ? 11 : 0), '-');
+  fmt::format_to(std::back_inserter(out), " {:>10} {:>8}", "calls", "errors");
+  if (stats.patched) out += fmt::format(" {:>10}", "patched");
+  fmt::format_to(std::back_inserter(out), " {:>12} {:>14} {:>14}\n", "trap ns/call",
+                 "trap total ms", "in-call ms");
+  const std::string rule((own ? 96 : 85) + (stats.notified ? 11 : 0) + (stats.patched ? 11 : 0),
+                         '-');
   out += rule + "\n";
   for (const auto& r : stats.rows) row(r);
   out += rule + "\n";
@@ -134,6 +142,7 @@ std::string RenderStatsJson(const SyscallStats& stats) {
         {"nr", r.nr},
         {"calls", r.calls},
         {"errors", r.errors},
+        {"patched_calls", r.patched},
         {"trap_ns_per_call", r.calls ? r.trap_ns / static_cast<double>(r.calls) : 0.0},
         {"trap_ns_total", r.trap_ns},
         {"syscall_ns_total", r.syscall_ns},

@@ -35,6 +35,7 @@ struct SyscallStatsRow {
   // The stub's (advisory).
   uint64_t calls = 0;
   uint64_t errors = 0;
+  uint64_t patched = 0;   // of calls, those from a patched site (no signal)
   double trap_ns = 0;     // total time in the trap path, excluding the syscall itself
   double syscall_ns = 0;  // total time executing passthrough syscalls
 };
@@ -43,6 +44,7 @@ struct SyscallStats {
   std::string platform;
   bool authoritative = false;         // the sentry_* counts are the sentry's own
   bool notified = false;              // some calls took the notification path
+  bool patched = false;               // some calls came through patched sites
   std::vector<SyscallStatsRow> rows;  // by sentry_calls (or, advisory only, calls), descending
   SyscallStatsRow total;
   // The sentry process itself.

@@ -85,7 +85,7 @@ TEST(BenchQuickTest, StoresEverySuiteAndReportsIt) {
   }
   for (const char* rung :
        {"native", "filter-allow", "filter-errno", "signal-floor", "inproc", "systrap",
-        "systrap-futex", "systrap-1cpu", "systrap-confined", "systrap-notify"}) {
+        "systrap-futex", "systrap-1cpu", "systrap-confined", "systrap-notify", "systrap-patch"}) {
     EXPECT_TRUE(ladder_rungs.count(rung)) << "missing rung " << rung;
   }
   // Every snare rung says which profile it measured.

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -227,8 +228,9 @@ TEST_P(RunCompareTest, SameOutputAndStatusAsNative) {
     for (const Step& step : c.steps) {
       std::vector<std::string> argv = Expand(step.argv);
       if (under_snare) {
-        std::vector<std::string> wrapped = {*snare, "run", "--platform=" + platform,
-                                            "--profile=" + profile, "--"};
+        std::vector<std::string> wrapped = {*snare, "run"};
+        for (const std::string& f : PlatformFlags(platform)) wrapped.push_back(f);
+        wrapped.insert(wrapped.end(), {"--profile=" + profile, "--"});
         wrapped.insert(wrapped.end(), argv.begin(), argv.end());
         argv = std::move(wrapped);
       }
@@ -275,11 +277,13 @@ TEST_P(RunCompareTest, SameOutputAndStatusAsNative) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Platforms, RunCompareTest,
-                         ::testing::Combine(::testing::Values("systrap", "inproc"),
+                         ::testing::Combine(::testing::Values("systrap", "inproc", "systrap-patch"),
                                             ::testing::Values("sandbox", "trace"),
                                             ::testing::ValuesIn(Cases())),
                          [](const ::testing::TestParamInfo<RunCompareTest::ParamType>& info) {
-                           return std::get<0>(info.param) + "_" + std::get<1>(info.param) + "_" +
+                           std::string platform = std::get<0>(info.param);
+                           std::replace(platform.begin(), platform.end(), '-', '_');
+                           return platform + "_" + std::get<1>(info.param) + "_" +
                                   std::get<2>(info.param).name;
                          });
 

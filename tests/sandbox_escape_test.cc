@@ -208,14 +208,16 @@ class AttackEnv {
     return options;
   }
 
-  // `snare run --platform=P FLAGS -- attack_guest GUEST_ARGS`, behind `wrapper` (a shell that
+  // `snare run --platform=P FLAGS -- attack_guest GUEST_ARGS` (systrap-patch: systrap with
+  // --patch, so every attack also meets patched sites), behind `wrapper` (a shell that
   // redirects stderr) when given.
   std::vector<std::string> SnareArgv(const std::vector<std::string>& flags,
                                      const std::vector<std::string>& guest_args,
                                      const std::vector<std::string>& wrapper = {}) const {
     const Binaries& b = CopiedBinaries();
     std::vector<std::string> argv = wrapper;
-    argv.insert(argv.end(), {b.snare, "run", "--platform=" + platform_});
+    argv.insert(argv.end(), {b.snare, "run"});
+    for (const std::string& f : PlatformFlags(platform_)) argv.push_back(f);
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.insert(argv.end(), {"--", b.guest});
     argv.insert(argv.end(), guest_args.begin(), guest_args.end());
@@ -664,10 +666,12 @@ TEST_P(SandboxEscapeTest, ForbiddenEffectIsAbsent) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Attacks, SandboxEscapeTest,
-                         ::testing::Combine(::testing::Values("systrap", "inproc"),
+                         ::testing::Combine(::testing::Values("systrap", "inproc", "systrap-patch"),
                                             ::testing::Bool(), ::testing::ValuesIn(Attacks())),
                          [](const ::testing::TestParamInfo<SandboxEscapeTest::ParamType>& info) {
-                           return std::get<0>(info.param) +
+                           std::string platform = std::get<0>(info.param);
+                           std::replace(platform.begin(), platform.end(), '-', '_');
+                           return platform +
                                   (std::get<1>(info.param) ? "_unprivileged_" : "_root_") +
                                   std::get<2>(info.param).name;
                          });

@@ -128,4 +128,9 @@ std::vector<std::string> ForDisplay(std::vector<std::string> argv) {
   return argv;
 }
 
+std::vector<std::string> PlatformFlags(const std::string& platform) {
+  if (platform == "systrap-patch") return {"--platform=systrap", "--patch"};
+  return {"--platform=" + platform};
+}
+
 }  // namespace snare::tests

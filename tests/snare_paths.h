@@ -40,6 +40,10 @@ std::string MakeTempDir(std::string_view prefix);
 // that still work after the test's sandbox is gone; $TEST_TMPDIR becomes /tmp.
 std::vector<std::string> ForDisplay(std::vector<std::string> argv);
 
+// The `snare run` flags of a test platform: "systrap", "inproc", or "systrap-patch"
+// (systrap with --patch).
+std::vector<std::string> PlatformFlags(const std::string& platform);
+
 }  // namespace snare::tests
 
 #endif  // SNARE_TESTS_SNARE_PATHS_H_

@@ -64,6 +64,7 @@ std::expected<std::unique_ptr<platform::Machine>, std::string> NewStubMachine(
   h->stub_text_start = layout->text_start;
   h->stub_text_end = layout->text_end;
   h->notify = !NotifiedSyscalls(config.policy).empty();
+  h->patch = config.patch && mode == Mode::kSystrap;
   h->filter_len = static_cast<uint32_t>(filter->size());
   std::memcpy(h->filter, filter->data(), filter->size() * sizeof(sock_filter));
   h->policy = config.policy;
@@ -303,6 +304,7 @@ std::vector<platform::SyscallCounters> SystrapMachine::Counters() const {
       sum[nr].errors += c.errors;
       sum[nr].overhead_ticks += c.overhead_ticks;
       sum[nr].syscall_ticks += c.syscall_ticks;
+      sum[nr].patched += c.patched;
     }
   }
   return sum;

@@ -82,4 +82,42 @@ StubClone:
 	pop %r12
 	ret
 
+
+// Where a patched syscall site lands (site_patcher.h): its trampoline stepped over the red
+// zone, put the number in %eax and the address after the site's `syscall` in %rcx, and
+// jumped here. Saves what `syscall` preserves, calls StubPatchedCall(PatchedFrame*), and
+// returns as `syscall` would: %rax the result, %rcx the return address, %r11 the flags.
+	.text
+	.globl StubPatchedEntry
+	.type StubPatchedEntry, @function
+StubPatchedEntry:
+	pushfq
+	push %rcx
+	push %rdi
+	push %rsi
+	push %rdx
+	push %r10
+	push %r8
+	push %r9
+	push %rax
+	mov %rsp, %rdi
+	push %rbx
+	mov %rsp, %rbx
+	and $-16, %rsp
+	cld
+	call StubPatchedCall
+	mov %rbx, %rsp
+	pop %rbx
+	add $8, %rsp
+	pop %r9
+	pop %r8
+	pop %r10
+	pop %rdx
+	pop %rsi
+	pop %rdi
+	pop %rcx
+	mov (%rsp), %r11
+	popfq
+	lea 128(%rsp), %rsp
+	jmp *%rcx
 	.section .note.GNU-stack,"",@progbits

@@ -7,6 +7,7 @@
 #include "platform/systrap/stub/inproc_sentry.h"
 #include "platform/systrap/stub/passthrough.h"
 #include "platform/systrap/stub/raw_syscall.h"
+#include "platform/systrap/stub/site_patcher.h"
 #include "platform/systrap/stub/slot_client.h"
 #include "platform/systrap/stub/stub_rodata.h"
 #include "platform/systrap/stub/stub_runtime.h"
@@ -49,7 +50,8 @@ void CopyTraceStrings(Frame* f, const abi::SyscallInfo* info) {
   }
 }
 
-void Count(Slot* slot, uint64_t nr, int64_t result, uint64_t overhead, uint64_t in_syscall) {
+void Count(Slot* slot, uint64_t nr, int64_t result, uint64_t overhead, uint64_t in_syscall,
+           bool patched = false) {
   if (nr >= static_cast<uint64_t>(abi::kSyscallLimit)) return;
   // Only this thread writes its slot's counters; each is one add instruction, which a
   // nested trap (guest signal handler) cannot split, so no lock prefix is needed.
@@ -58,6 +60,7 @@ void Count(Slot* slot, uint64_t nr, int64_t result, uint64_t overhead, uint64_t 
   if (result < 0 && result >= -4095) c.errors = c.errors + 1;
   c.overhead_ticks = c.overhead_ticks + overhead;
   c.syscall_ticks = c.syscall_ticks + in_syscall;
+  if (patched) c.patched = c.patched + 1;
 }
 
 bool NeverReturns(uint64_t nr) {
@@ -142,6 +145,10 @@ extern "C" void StubSigsysHandler(int, KSiginfo* info, KUcontext* uc) {
       break;
   }
   uc->mc.rax = static_cast<uint64_t>(result);
+  // The sentry answered this site's call: its next ones may skip the signal.
+  if (!inproc && g_stub.header->patch && verdict.kind != Verdict::kKill) {
+    TryPatchSite(uc->mc.rip, nr);
+  }
 
   Slot* now = CurrentSlot();
   if (now != slot) {
@@ -158,6 +165,64 @@ extern "C" void StubSigsysHandler(int, KSiginfo* info, KUcontext* uc) {
     __atomic_store_n(&f->done_seq, f->seq, __ATOMIC_RELEASE);
   }
   slot->depth = depth;
+}
+
+// The registers StubPatchedEntry saved, lowest address first.
+struct PatchedFrame {
+  uint64_t nr, r9, r8, r10, rdx, rsi, rdi, rcx, rflags;
+};
+
+// A call from a patched site: the same request as a trap, with no signal frame. Anyone may
+// jump here (it is stub text); a number that is not Patchable() dies as a killed call would.
+extern "C" int64_t StubPatchedCall(PatchedFrame* p) {
+  const uint64_t t0 = ReadTsc();
+  const uint64_t nr = static_cast<uint32_t>(p->nr);
+  if (!Patchable(nr) || g_stub.mode != systrap::Mode::kSystrap) DieBySigsys();
+  Slot* slot = CurrentSlot();
+  if (!slot) Fatal("patched call on a thread without a slot");
+  uint32_t depth = slot->depth;
+  if (depth >= systrap::kMaxDepth) depth = 0;
+  slot->depth = depth + 1;
+  Frame* f = &slot->frames[depth];
+  f->nr = nr;
+  f->args[0] = p->rdi;
+  f->args[1] = p->rsi;
+  f->args[2] = p->rdx;
+  f->args[3] = p->r10;
+  f->args[4] = p->r8;
+  f->args[5] = p->r9;
+  f->rip = p->rcx;
+  if (g_stub.header->trace) CopyTraceStrings(f, abi::FindSyscall(nr));
+  f->seq++;
+  ExchangeWithSentry(slot, f);
+
+  int64_t result = 0;
+  const uint64_t t1 = ReadTsc();
+  uint64_t t2 = t1;
+  switch (f->action) {
+    case systrap::kActionPassthrough:
+      result =
+          Sys(static_cast<long>(nr), static_cast<long>(f->args[0]), static_cast<long>(f->args[1]),
+              static_cast<long>(f->args[2]), static_cast<long>(f->args[3]),
+              static_cast<long>(f->args[4]), static_cast<long>(f->args[5]));
+      t2 = ReadTsc();
+      break;
+    case systrap::kActionReturn: {
+      result = f->value;
+      uint32_t len = f->copyout_len;
+      if (len > systrap::kCopyoutMax) len = 0;
+      if (len && f->copyout_addr) memcpy(reinterpret_cast<void*>(f->copyout_addr), f->copyout, len);
+      break;
+    }
+    default:
+      DieBySigsys();
+  }
+  const uint64_t t3 = ReadTsc();
+  Count(slot, nr, result, (t1 - t0) + (t3 - t2), t2 - t1, /*patched=*/true);
+  f->done_result = result;
+  __atomic_store_n(&f->done_seq, f->seq, __ATOMIC_RELEASE);
+  slot->depth = depth;
+  return result;
 }
 
 }  // namespace snare::stub

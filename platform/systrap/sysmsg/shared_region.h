@@ -112,6 +112,7 @@ struct TrapCounters {
   uint64_t errors;
   uint64_t overhead_ticks;  // TSC ticks in the trap path, excluding the syscall itself
   uint64_t syscall_ticks;   // TSC ticks executing the passthrough syscall
+  uint64_t patched;         // of `calls`, those that came through a patched site (no signal)
 };
 
 struct SlotStats {
@@ -132,6 +133,7 @@ struct alignas(4096) Header {
   uint64_t stub_text_start;  // the IP range the filter allows
   uint64_t stub_text_end;
   uint32_t notify;  // install the filter with a listener, sent on kNotifySocketFd
+  uint32_t patch;   // rewrite `mov $nr, %eax; syscall` sites after their first trap
   uint32_t filter_len;
   sock_filter filter[kMaxFilter];
   policy::PolicyTable policy;  // inproc decides with it (the systrap sentry keeps its own)

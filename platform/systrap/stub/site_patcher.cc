@@ -1,0 +1,336 @@
+#include "platform/systrap/stub/site_patcher.h"
+
+#include <asm/unistd.h>
+#include <linux/fcntl.h>
+#include <linux/mman.h>
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+#include "platform/systrap/stub/raw_syscall.h"
+#include "platform/systrap/stub/slot_client.h"
+#include "platform/systrap/stub/stub_runtime.h"
+#include "platform/systrap/sysmsg/shared_region.h"
+
+extern "C" void StubPatchedEntry();
+
+namespace snare::stub {
+namespace {
+
+constexpr uint64_t kPage = 4096;
+constexpr uint64_t kTrampolineSize = 32;
+constexpr uint64_t kFirstTrampoline = 32;  // the page starts with StubPatchedEntry's address
+constexpr int64_t kReach = (int64_t{1} << 31) - 2 * kPage;
+constexpr int kArenas = 32;
+constexpr int kFailedSites = 1024;
+
+struct Arena {
+  uint64_t page;
+  uint64_t used;  // bytes, trampolines included
+};
+
+// Per process (fork copies them along with the pages they describe).
+Arena g_arenas[kArenas];
+int g_arena_count = 0;
+uint64_t g_failed[kFailedSites];
+uint32_t g_lock = 0;
+char g_maps[128 * 1024];
+const char kMapsPath[] = "/proc/self/maps";
+
+bool Near(uint64_t a, uint64_t b) {
+  const int64_t d = static_cast<int64_t>(a - b);
+  return d > -kReach && d < kReach;
+}
+
+bool Failed(uint64_t site) {
+  for (int i = 0; i < 8; ++i) {
+    const uint64_t v = g_failed[(site / 7 + i) % kFailedSites];
+    if (v == site) return true;
+    if (v == 0) return false;
+  }
+  return false;
+}
+
+void RememberFailed(uint64_t site) {
+  for (int i = 0; i < 8; ++i) {
+    uint64_t& v = g_failed[(site / 7 + i) % kFailedSites];
+    if (v == 0 || v == site) {
+      v = site;
+      return;
+    }
+  }
+  g_failed[site / 7 % kFailedSites] = site;
+}
+
+uint64_t ParseHex(const char*& p) {
+  uint64_t v = 0;
+  for (;; ++p) {
+    const char c = *p;
+    if (c >= '0' && c <= '9') {
+      v = v * 16 + static_cast<uint64_t>(c - '0');
+    } else if (c >= 'a' && c <= 'f') {
+      v = v * 16 + static_cast<uint64_t>(c - 'a' + 10);
+    } else {
+      return v;
+    }
+  }
+}
+
+// Whether addr lies in a private, file-backed mapping that is readable and executable and
+// not writable ("r-xp" with an inode and a path), as /proc/self/maps says.
+bool InPrivateFileText(uint64_t addr) {
+  const long fd = Sys(__NR_openat, AT_FDCWD, P(kMapsPath), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  uint64_t n = 0;
+  for (;;) {
+    const long r = Sys(__NR_read, fd, P(g_maps + n), sizeof(g_maps) - 1 - n);
+    if (r <= 0) break;
+    n += static_cast<uint64_t>(r);
+    if (n >= sizeof(g_maps) - 1) break;
+  }
+  Sys(__NR_close, fd);
+  g_maps[n] = 0;
+  for (const char* line = g_maps; *line;) {
+    const char* p = line;
+    const uint64_t start = ParseHex(p);
+    const uint64_t end = *p == '-' ? ParseHex(++p) : 0;
+    const char* perms = *p == ' ' ? p + 1 : p;
+    while (*p && *p != '\n') ++p;
+    const char* next = *p ? p + 1 : p;
+    if (addr >= start && addr < end) {
+      if (perms[0] != 'r' || perms[1] != '-' || perms[2] != 'x' || perms[3] != 'p') return false;
+      // Fields after the perms: offset, dev, inode, then the path.
+      const char* q = perms + 4;
+      int field = 0;
+      while (q < p && field < 3) {
+        while (q < p && *q == ' ') ++q;
+        const char* word = q;
+        while (q < p && *q != ' ') ++q;
+        if (++field == 3 && q - word == 1 && *word == '0') return false;  // no inode
+      }
+      while (q < p && *q == ' ') ++q;
+      return q < p && *q == '/';
+    }
+    line = next;
+  }
+  return false;
+}
+
+// A trampoline slot within reach of site (the arena page is left writable for a moment).
+uint64_t Trampoline(uint64_t site) {
+  for (int i = 0; i < g_arena_count; ++i) {
+    Arena& a = g_arenas[i];
+    if (a.used + kTrampolineSize <= kPage && Near(a.page, site)) {
+      const uint64_t t = a.page + a.used;
+      if (Sys(__NR_mprotect, a.page, kPage, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) return 0;
+      a.used += kTrampolineSize;
+      return t;
+    }
+  }
+  if (g_arena_count == kArenas) return 0;
+  // A page near the site: below it first (shared objects sit high, heaps grow up).
+  const uint64_t base = site & ~(kPage - 1);
+  static const int64_t kSteps[] = {-1, 1, -4, 4, -16, 16, -64, 64, -256, 256};
+  for (int64_t step : kSteps) {
+    const uint64_t hint = base + static_cast<uint64_t>(step * (int64_t{1} << 20));
+    const long page = Sys(__NR_mmap, hint, kPage, PROT_READ | PROT_WRITE | PROT_EXEC,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (page < 0 && page > -4096) continue;
+    if (!Near(static_cast<uint64_t>(page), site)) {
+      Sys(__NR_munmap, page, kPage);
+      continue;
+    }
+    *reinterpret_cast<uint64_t*>(page) = reinterpret_cast<uint64_t>(&StubPatchedEntry);
+    Arena& a = g_arenas[g_arena_count++];
+    a.page = static_cast<uint64_t>(page);
+    a.used = kFirstTrampoline + kTrampolineSize;
+    return a.page + kFirstTrampoline;
+  }
+  return 0;
+}
+
+void Put(uint8_t*& p, const void* bytes, int n) {
+  const uint8_t* b = static_cast<const uint8_t*>(bytes);
+  for (int i = 0; i < n; ++i) *p++ = b[i];
+}
+
+// lea -128(%rsp),%rsp; mov $nr,%eax; movabs $back,%rcx; jmp *(page start)(%rip)
+void WriteTrampoline(uint64_t t, uint32_t nr, uint64_t back) {
+  uint8_t* p = reinterpret_cast<uint8_t*>(t);
+  const uint8_t lea[] = {0x48, 0x8d, 0x64, 0x24, 0x80};
+  Put(p, lea, 5);
+  *p++ = 0xb8;
+  Put(p, &nr, 4);
+  *p++ = 0x48;
+  *p++ = 0xb9;
+  Put(p, &back, 8);
+  *p++ = 0xff;
+  *p++ = 0x25;
+  const uint64_t page = t & ~(kPage - 1);
+  const int32_t rel =
+      static_cast<int32_t>(static_cast<int64_t>(page) - static_cast<int64_t>(t + 26));
+  Put(p, &rel, 4);
+  while (p < reinterpret_cast<uint8_t*>(t + kTrampolineSize)) *p++ = 0xcc;
+}
+
+// The 5 bytes at site become `jmp rel32`, in the aligned 8-byte word that holds them.
+bool Swap8(uint64_t site, int32_t rel) {
+  uint64_t* w = reinterpret_cast<uint64_t*>(site & ~uint64_t{7});
+  uint64_t old = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+  uint8_t bytes[8];
+  memcpy(bytes, &old, 8);
+  const uint64_t at = site & 7;
+  bytes[at] = 0xe9;
+  memcpy(bytes + at + 1, &rel, 4);
+  uint64_t patched;
+  memcpy(&patched, bytes, 8);
+  return __atomic_compare_exchange_n(w, &old, patched, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
+// The same in the aligned 16-byte block, with cmpxchg16b.
+bool Swap16(uint64_t site, int32_t rel) {
+  uint64_t* w = reinterpret_cast<uint64_t*>(site & ~uint64_t{15});
+  uint64_t lo = __atomic_load_n(&w[0], __ATOMIC_ACQUIRE),
+           hi = __atomic_load_n(&w[1], __ATOMIC_ACQUIRE);
+  uint8_t bytes[16];
+  memcpy(bytes, &lo, 8);
+  memcpy(bytes + 8, &hi, 8);
+  const uint64_t at = site & 15;
+  bytes[at] = 0xe9;
+  memcpy(bytes + at + 1, &rel, 4);
+  uint64_t new_lo, new_hi;
+  memcpy(&new_lo, bytes, 8);
+  memcpy(&new_hi, bytes + 8, 8);
+  bool ok;
+  __asm__ volatile("lock cmpxchg16b %1"
+                   : "=@ccz"(ok), "+m"(*reinterpret_cast<unsigned __int128*>(w)), "+a"(lo), "+d"(hi)
+                   : "b"(new_lo), "c"(new_hi)
+                   : "memory");
+  return ok;
+}
+
+bool Patch(uint64_t site, uint32_t nr) {
+  const uint8_t* code = reinterpret_cast<const uint8_t*>(site);
+  uint32_t imm;
+  memcpy(&imm, code + 1, 4);
+  if (code[0] != 0xb8 || imm != nr || code[5] != 0x0f || code[6] != 0x05) return false;
+  if ((site & 15) > 11) return false;  // the 5 bytes must lie in one aligned 16-byte block
+  if (site >= systrap::kStubBase && site < systrap::kStubBase + systrap::kStubReserve) return false;
+  if (!InPrivateFileText(site)) return false;
+  const uint64_t t = Trampoline(site);
+  if (!t) return false;
+  WriteTrampoline(t, nr, site + 7);
+  Sys(__NR_mprotect, t & ~(kPage - 1), kPage, PROT_READ | PROT_EXEC);
+
+  const uint64_t page = site & ~(kPage - 1);
+  if (Sys(__NR_mprotect, page, kPage, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) return false;
+  const int32_t rel =
+      static_cast<int32_t>(static_cast<int64_t>(t) - static_cast<int64_t>(site + 5));
+  // One aligned locked store: another thread fetches either the `mov` or the `jmp`, never
+  // half of each.
+  const bool ok = (site & 7) <= 3 ? Swap8(site, rel) : Swap16(site, rel);
+  Sys(__NR_mprotect, page, kPage, PROT_READ | PROT_EXEC);
+  return ok;
+}
+
+}  // namespace
+
+bool Patchable(uint64_t nr) {
+  switch (nr) {
+    case __NR_read:
+    case __NR_write:
+    case __NR_close:
+    case __NR_stat:
+    case __NR_fstat:
+    case __NR_lstat:
+    case __NR_lseek:
+    case __NR_pread64:
+    case __NR_pwrite64:
+    case __NR_readv:
+    case __NR_writev:
+    case __NR_access:
+    case __NR_getpid:
+    case __NR_getppid:
+    case __NR_getuid:
+    case __NR_getgid:
+    case __NR_geteuid:
+    case __NR_getegid:
+    case __NR_gettid:
+    case __NR_getcwd:
+    case __NR_readlink:
+    case __NR_getdents64:
+    case __NR_openat:
+    case __NR_newfstatat:
+    case __NR_readlinkat:
+    case __NR_faccessat:
+    case __NR_statx:
+    case __NR_faccessat2:
+    case __NR_fcntl:
+    case __NR_ioctl:
+    case __NR_futex:
+    case __NR_brk:
+    case __NR_mmap:
+    case __NR_munmap:
+    case __NR_mprotect:
+    case __NR_madvise:
+    case __NR_poll:
+    case __NR_socket:
+    case __NR_connect:
+    case __NR_sendto:
+    case __NR_recvfrom:
+    case __NR_getrandom:
+    case __NR_unlink:
+    case __NR_unlinkat:
+    case __NR_rename:
+    case __NR_renameat2:
+    case __NR_mkdir:
+    case __NR_mkdirat:
+    case __NR_fsync:
+    case __NR_fdatasync:
+    case __NR_ftruncate:
+    case __NR_umask:
+    case __NR_chdir:
+    case __NR_fchdir:
+    case __NR_dup:
+    case __NR_pipe2:
+      return true;
+    default:
+      return false;
+  }
+}
+
+namespace {
+
+// The patcher's own calls run from stub text under the guest's policy: patch only where
+// that policy lets every one of them through, so patching never turns a rule the guest
+// itself never triggers into a refusal or a kill.
+bool PolicyLetsThePatcherRun() {
+  static const int kPatcherCalls[] = {__NR_openat, __NR_read,   __NR_close,
+                                      __NR_mmap,   __NR_munmap, __NR_mprotect};
+  const policy::PolicyTable& t = g_stub.header->policy;
+  for (int nr : kPatcherCalls) {
+    const policy::SyscallEntry& e = t.entries[nr];
+    if (e.fallback.action != policy::Action::kPassthrough || e.rule_count != 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void TryPatchSite(uint64_t rip, uint64_t nr) {
+  if (rip < 7 || !Patchable(nr) || !PolicyLetsThePatcherRun()) return;
+  const uint64_t site = rip - 7;
+  // The `syscall` at rip - 2 ran, so its page is mapped; the `mov` must be on it too.
+  if ((site & ~(kPage - 1)) != ((rip - 1) & ~(kPage - 1))) return;
+  // A nested trap (a guest signal handler) while another patch is under way just skips.
+  uint32_t expected = 0;
+  if (!__atomic_compare_exchange_n(&g_lock, &expected, 1u, false, __ATOMIC_ACQUIRE,
+                                   __ATOMIC_RELAXED)) {
+    return;
+  }
+  if (!Failed(site) && !Patch(site, static_cast<uint32_t>(nr))) RememberFailed(site);
+  __atomic_store_n(&g_lock, 0u, __ATOMIC_RELEASE);
+}
+
+}  // namespace snare::stub

@@ -1,0 +1,26 @@
+// Syscall patching, as gVisor's systrap does it: after a trap at a `mov $nr, %eax; syscall`
+// site in a private, file-backed executable mapping, the 5-byte `mov` becomes a `jmp` to a
+// trampoline of the site's own, which steps over the red zone and enters the stub at
+// StubPatchedEntry with no signal. The `syscall` after it stays, so a thread already past the
+// `mov` still traps as before. The patched call makes the same request to the sentry as a
+// trap, and the kernel checks its re-issued call against the stub-range policy, so patching
+// changes the cost, not the policy. The patch lives in the (copy-on-write) code page: munmap,
+// mremap and exec drop it, fork shares it.
+#ifndef SNARE_PLATFORM_SYSTRAP_STUB_SITE_PATCHER_H_
+#define SNARE_PLATFORM_SYSTRAP_STUB_SITE_PATCHER_H_
+
+#include <stdint.h>
+
+namespace snare::stub {
+
+// Whether a call `nr` may come through a patched site: its passthrough needs no signal
+// context (no fork, clone, exec, signal masks, handlers or stacks, no sigreturn, no exit).
+bool Patchable(uint64_t nr);
+
+// Patches the site that ends at `rip` (just after its `syscall`) for `nr`, if it has the
+// pattern and a trampoline fits within reach; otherwise remembers not to try again.
+void TryPatchSite(uint64_t rip, uint64_t nr);
+
+}  // namespace snare::stub
+
+#endif  // SNARE_PLATFORM_SYSTRAP_STUB_SITE_PATCHER_H_
