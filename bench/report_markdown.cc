@@ -295,13 +295,14 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
     line.push_back(systrap && calls > 0 && !std::isnan(signal_ns)
                        ? Percent(calls * signal_ns / (systrap->value * 1e6))
                        : "");
+    line.push_back(systrap && patched ? Percent(1 - patched->value / systrap->value) : "");
     table.push_back(line);
   }
   std::vector<std::string> header = {"program (ms)"};
   for (const auto& p : platforms) header.push_back(PeerColumn(p));
   for (const char* h : {"systrap/native", "patch/native", "inproc/native", "trapped calls",
                         "calls/s (systrap)", "stub trap ns/call", "overhead ns/call", "patched",
-                        "sentry CPU/guest CPU", "in signal delivery"}) {
+                        "sentry CPU/guest CPU", "in signal delivery", "patching removed"}) {
     header.push_back(h);
   }
   std::string align(header.size(), 'r');
@@ -318,7 +319,8 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
     out += "; in signal delivery: the share of systrap's wall time that trapped calls x " +
            FormatNumber(signal_ns) +
            " ns (the ladder's signal floor - native) make up, what syscall patching would "
-           "remove with the signal";
+           "remove with the signal; patching removed: the share of systrap's wall time that "
+           "--patch took off";
   }
   return out + ".\n\n";
 }

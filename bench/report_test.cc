@@ -175,12 +175,12 @@ TEST(RenderMarkdownTest, ProgramsShowRatiosTrapCountsAndTheSignalShare) {
                   "| program (ms) | native | inproc | snare systrap | systrap --patch | proot | "
                   "systrap/native | patch/native | inproc/native | trapped calls | calls/s "
                   "(systrap) | stub trap ns/call | overhead ns/call | patched | sentry CPU/guest "
-                  "CPU | in signal delivery |\n");
+                  "CPU | in signal delivery | patching removed |\n");
   // 2,000 calls in 20 ms; (20 - 10) ms over 2,000 calls; 2,000 x 890 ns of 20 ms; 1,500 of
-  // 2,000 calls patched.
+  // 2,000 calls patched; 16 ms of 20 with --patch.
   EXPECT_CONTAINS(md,
                   "| find | 10.0 | 15.0 | 20.0 | 16.0 | 400 | 2.00 | 1.60 | 1.50 | 2,000 | 100,000 "
-                  "| 500 | 5,000 | 75.0% | 0.90 | 8.9% |\n");
+                  "| 500 | 5,000 | 75.0% | 0.90 | 8.9% | 20.0% |\n");
   EXPECT_CONTAINS(md, "x 890 ns (the ladder's signal floor - native)");
 }
 
