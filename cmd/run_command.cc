@@ -206,6 +206,10 @@ std::expected<RunArgs, ParseExit> ParseRunArgs(const std::vector<std::string>& a
     }
     c.spin_iterations = static_cast<uint32_t>(n);
   }
+  if (patch && out.platform != "systrap") {
+    return fail("--patch rewrites syscall sites for systrap's sentry; --platform=" + out.platform +
+                " decides inside the guest (drop --patch, or use --platform=systrap)");
+  }
   c.patch = patch;
   char cwd[4096];
   if (!getcwd(cwd, sizeof(cwd))) return fail(std::string("getcwd: ") + strerror(errno));

@@ -137,6 +137,14 @@ TEST_F(BadInputTest, UnknownPlatformIs2) {
   ExpectNoStrayProcess();
 }
 
+TEST_F(BadInputTest, PatchOutsideSystrapIs2) {
+  util::SubprocessResult r = Snare({"--platform=inproc", "--patch"}, {"/bin/true"});
+  SCOPED_TRACE(Repro() + "\n" + r.Describe());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.stderr_data.find("--patch rewrites syscall sites for systrap"), std::string::npos);
+  ExpectNoStrayProcess();
+}
+
 TEST_F(BadInputTest, OtherArchitectureIs126) {
   const std::string path = TestTmpDir() + "/aarch64-binary";
   ASSERT_TRUE(WriteFile(path, Aarch64ElfHeader(), 0755));
