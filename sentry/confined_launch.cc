@@ -23,6 +23,7 @@
 #include "sandbox/loopback.h"
 #include "sandbox/mount_setup.h"
 #include "sentry/guest_exec.h"
+#include "util/fd_passing.h"
 
 namespace snare::sentry {
 namespace {
@@ -34,38 +35,7 @@ constexpr char kReady[] = "ready";
 constexpr char kErrorPrefix[] = "error ";
 
 void Send(int sock, const std::string& message, int fd = -1) {
-  iovec iov = {const_cast<char*>(message.data()), message.size()};
-  msghdr msg = {};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  if (fd >= 0) {
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof(control);
-    cmsghdr* c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(c), &fd, sizeof(int));
-  }
-  (void)!sendmsg(sock, &msg, MSG_NOSIGNAL);
-}
-
-// One message and the fd it carries (-1 if none).
-ssize_t Receive(int sock, char* buf, size_t len, int* fd) {
-  iovec iov = {buf, len};
-  msghdr msg = {};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof(control);
-  ssize_t n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
-  *fd = -1;
-  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); n > 0 && c; c = CMSG_NXTHDR(&msg, c)) {
-    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) memcpy(fd, CMSG_DATA(c), 4);
-  }
-  return n;
+  (void)!util::SendWithFd(sock, message.data(), message.size(), fd);
 }
 
 [[noreturn]] void Fail(int sock, const std::string& what) {
@@ -294,7 +264,7 @@ std::expected<LaunchedGuest, std::string> LaunchConfined(const LaunchSpec& spec,
   for (;;) {
     char buf[4096];
     int fd;
-    ssize_t n = Receive(sock[0], buf, sizeof(buf), &fd);
+    ssize_t n = util::ReceiveWithFd(sock[0], buf, sizeof(buf), &fd);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       error = "the sandbox's init exited during setup";

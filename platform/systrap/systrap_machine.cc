@@ -18,6 +18,7 @@
 #include "platform/systrap/seccomp_program.h"
 #include "platform/systrap/slot_context.h"
 #include "platform/systrap/stub_image.h"
+#include "util/fd_passing.h"
 #include "util/monotonic_clock.h"
 
 namespace snare::systrap {
@@ -121,20 +122,7 @@ int SystrapMachine::TakeNotifyListener(int timeout_ms) {
   int listener = -1;
   if (poll(&p, 1, timeout_ms) == 1) {
     char byte;
-    iovec iov = {&byte, 1};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
-    msghdr msg = {};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof(control);
-    if (recvmsg(notify_sentry_fd_, &msg, MSG_CMSG_CLOEXEC) > 0) {
-      cmsghdr* c = CMSG_FIRSTHDR(&msg);
-      if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-          c->cmsg_len == CMSG_LEN(sizeof(int))) {
-        std::memcpy(&listener, CMSG_DATA(c), sizeof(int));
-      }
-    }
+    if (util::ReceiveWithFd(notify_sentry_fd_, &byte, 1, &listener) <= 0) listener = -1;
   }
   // One listener, once: later messages (a guest replaying the stub's sendmsg) find no one.
   close(notify_sentry_fd_);

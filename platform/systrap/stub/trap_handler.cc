@@ -63,6 +63,41 @@ void Count(Slot* slot, uint64_t nr, int64_t result, uint64_t overhead, uint64_t 
   if (patched) c.patched = c.patched + 1;
 }
 
+// Claims the slot's next frame for a request and writes the call into it; *depth is the
+// frame's depth, which CloseFrame gives back.
+Frame* OpenFrame(Slot* slot, uint32_t* depth, uint64_t nr, const uint64_t (&args)[6],
+                 uint64_t rip) {
+  uint32_t d = slot->depth;
+  if (d >= systrap::kMaxDepth) d = 0;  // activations abandoned by siglongjmp
+  slot->depth = d + 1;
+  Frame* f = &slot->frames[d];
+  f->nr = nr;
+  for (int i = 0; i < 6; ++i) f->args[i] = args[i];
+  f->rip = rip;
+  if (g_stub.header->trace) CopyTraceStrings(f, abi::FindSyscall(nr));
+  f->seq++;
+  *depth = d;
+  return f;
+}
+
+// A returned reply: its bytes copied out to the guest, its value.
+int64_t CopyOut(uint64_t addr, const uint8_t* src, uint32_t len, int64_t value) {
+  if (len > systrap::kCopyoutMax) len = 0;
+  if (len && addr) memcpy(reinterpret_cast<void*>(addr), src, len);
+  return value;
+}
+
+int64_t TakeReturned(const Frame* f) {
+  return CopyOut(f->copyout_addr, f->copyout, f->copyout_len, f->value);
+}
+
+// The request is over: its result for the sentry's trace, and the frame given back.
+void CloseFrame(Slot* slot, Frame* f, uint32_t depth, int64_t result) {
+  f->done_result = result;
+  __atomic_store_n(&f->done_seq, f->seq, __ATOMIC_RELEASE);
+  slot->depth = depth;
+}
+
 bool NeverReturns(uint64_t nr) {
   return nr == __NR_exit || nr == __NR_exit_group || nr == __NR_rt_sigreturn;
 }
@@ -74,23 +109,11 @@ extern "C" void StubSigsysHandler(int, KSiginfo* info, KUcontext* uc) {
   if (info->si_code != kSysSeccomp) DieBySigsys();  // a SIGSYS the guest sent: SIG_DFL
   Slot* slot = CurrentSlot();
   if (!slot) Fatal("syscall trapped on a thread without a slot");
-  uint32_t depth = slot->depth;
-  if (depth >= systrap::kMaxDepth) depth = 0;  // activations abandoned by siglongjmp
-  slot->depth = depth + 1;
-
   const uint64_t nr = static_cast<uint32_t>(info->syscall);
-  Frame* f = &slot->frames[depth];
-  f->nr = nr;
-  f->args[0] = uc->mc.rdi;
-  f->args[1] = uc->mc.rsi;
-  f->args[2] = uc->mc.rdx;
-  f->args[3] = uc->mc.r10;
-  f->args[4] = uc->mc.r8;
-  f->args[5] = uc->mc.r9;
-  f->rip = uc->mc.rip;
-  bool tracing = g_stub.header->trace;
-  if (tracing) CopyTraceStrings(f, abi::FindSyscall(nr));
-  f->seq++;
+  const uint64_t args[6] = {uc->mc.rdi, uc->mc.rsi, uc->mc.rdx, uc->mc.r10, uc->mc.r8, uc->mc.r9};
+  uint32_t depth;
+  Frame* f = OpenFrame(slot, &depth, nr, args, uc->mc.rip);
+  const bool tracing = g_stub.header->trace;
 
   const bool inproc = g_stub.mode == systrap::Mode::kInproc;
   Verdict verdict;
@@ -122,22 +145,17 @@ extern "C" void StubSigsysHandler(int, KSiginfo* info, KUcontext* uc) {
         Count(slot, nr, 0, t1 - t0, 0);
         if (inproc && tracing) InprocTrace(slot, depth, false, 0, nullptr);
       }
-      uint64_t args[6];
-      for (int i = 0; i < 6; ++i) args[i] = f->args[i];
+      // The arguments as the thread made the call, not as the shared frame holds them now.
       result = ExecutePassthrough(nr, args, uc, depth);
       t2 = ReadTsc();
       break;
     }
-    case Verdict::kReturn: {
-      result = verdict.value;
-      uint32_t len = inproc ? verdict.copyout_len : f->copyout_len;
-      uint64_t addr = inproc ? verdict.copyout_addr : f->copyout_addr;
-      const uint8_t* src = inproc ? verdict.copyout : f->copyout;
-      if (len > systrap::kCopyoutMax) len = 0;
-      if (len && addr) memcpy(reinterpret_cast<void*>(addr), src, len);
+    case Verdict::kReturn:
+      result = inproc ? CopyOut(verdict.copyout_addr, verdict.copyout, verdict.copyout_len,
+                                verdict.value)
+                      : TakeReturned(f);
       annotation = result < 0 ? "denied" : "emulated";
       break;
-    }
     case Verdict::kKill:
       if (inproc && tracing) InprocTrace(slot, depth, false, 0, "killed");
       DieBySigsys();
@@ -146,9 +164,7 @@ extern "C" void StubSigsysHandler(int, KSiginfo* info, KUcontext* uc) {
   }
   uc->mc.rax = static_cast<uint64_t>(result);
   // The sentry answered this site's call: its next ones may skip the signal.
-  if (!inproc && g_stub.header->patch && verdict.kind != Verdict::kKill) {
-    TryPatchSite(uc->mc.rip, nr);
-  }
+  if (!inproc && g_stub.header->patch) TryPatchSite(uc->mc.rip, nr);
 
   Slot* now = CurrentSlot();
   if (now != slot) {
@@ -160,11 +176,10 @@ extern "C" void StubSigsysHandler(int, KSiginfo* info, KUcontext* uc) {
   Count(slot, nr, result, (t1 - t0) + (t3 - t2), t2 - t1);
   if (inproc) {
     if (tracing) InprocTrace(slot, depth, true, result, annotation);
+    slot->depth = depth;
   } else {
-    f->done_result = result;
-    __atomic_store_n(&f->done_seq, f->seq, __ATOMIC_RELEASE);
+    CloseFrame(slot, f, depth, result);
   }
-  slot->depth = depth;
 }
 
 // The registers StubPatchedEntry saved, lowest address first.
@@ -180,20 +195,9 @@ extern "C" int64_t StubPatchedCall(PatchedFrame* p) {
   if (!Patchable(nr) || g_stub.mode != systrap::Mode::kSystrap) DieBySigsys();
   Slot* slot = CurrentSlot();
   if (!slot) Fatal("patched call on a thread without a slot");
-  uint32_t depth = slot->depth;
-  if (depth >= systrap::kMaxDepth) depth = 0;
-  slot->depth = depth + 1;
-  Frame* f = &slot->frames[depth];
-  f->nr = nr;
-  f->args[0] = p->rdi;
-  f->args[1] = p->rsi;
-  f->args[2] = p->rdx;
-  f->args[3] = p->r10;
-  f->args[4] = p->r8;
-  f->args[5] = p->r9;
-  f->rip = p->rcx;
-  if (g_stub.header->trace) CopyTraceStrings(f, abi::FindSyscall(nr));
-  f->seq++;
+  const uint64_t args[6] = {p->rdi, p->rsi, p->rdx, p->r10, p->r8, p->r9};
+  uint32_t depth;
+  Frame* f = OpenFrame(slot, &depth, nr, args, p->rcx);
   ExchangeWithSentry(slot, f);
 
   int64_t result = 0;
@@ -202,26 +206,18 @@ extern "C" int64_t StubPatchedCall(PatchedFrame* p) {
   switch (f->action) {
     case systrap::kActionPassthrough:
       result =
-          Sys(static_cast<long>(nr), static_cast<long>(f->args[0]), static_cast<long>(f->args[1]),
-              static_cast<long>(f->args[2]), static_cast<long>(f->args[3]),
-              static_cast<long>(f->args[4]), static_cast<long>(f->args[5]));
+          RawSyscall6(static_cast<long>(nr), args[0], args[1], args[2], args[3], args[4], args[5]);
       t2 = ReadTsc();
       break;
-    case systrap::kActionReturn: {
-      result = f->value;
-      uint32_t len = f->copyout_len;
-      if (len > systrap::kCopyoutMax) len = 0;
-      if (len && f->copyout_addr) memcpy(reinterpret_cast<void*>(f->copyout_addr), f->copyout, len);
+    case systrap::kActionReturn:
+      result = TakeReturned(f);
       break;
-    }
     default:
       DieBySigsys();
   }
   const uint64_t t3 = ReadTsc();
   Count(slot, nr, result, (t1 - t0) + (t3 - t2), t2 - t1, /*patched=*/true);
-  f->done_result = result;
-  __atomic_store_n(&f->done_seq, f->seq, __ATOMIC_RELEASE);
-  slot->depth = depth;
+  CloseFrame(slot, f, depth, result);
   return result;
 }
 
