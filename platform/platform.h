@@ -38,10 +38,9 @@ inline constexpr uint32_t kMaxTrapDepth = 8;
 struct SyscallRequest {
   int32_t tid = 0;
   uint32_t depth = 0;  // nesting level, below kMaxTrapDepth
-  uint64_t seq = 0;
+  uint64_t seq = 0;    // with --trace only
   uint64_t nr = 0;
   uint64_t args[6] = {};
-  uint64_t rip = 0;
   char strings[2][trace::kPathPrefixBytes] = {};  // path-argument prefixes (only with --trace)
 };
 

@@ -26,54 +26,59 @@ bool SlotContext::Gone() const {
 
 void SlotContext::Answer(const policy::Verdict& reply) {
   Frame& f = slot_->frames[answering_depth_];
-  switch (reply.kind) {
-    case policy::Verdict::kPassthrough:
-      f.action = kActionPassthrough;
-      break;
-    case policy::Verdict::kReturn:
-      f.action = kActionReturn;
-      break;
-    case policy::Verdict::kKill:
-    case policy::Verdict::kBroker:  // unresolved: the sentry never sends it
-      f.action = kActionKill;
-      break;
+  uint32_t action = kActionKill;  // kKill, and kBroker, which the sentry never sends
+  bool copyout = false;
+  if (reply.kind == policy::Verdict::kPassthrough) {
+    action = kActionPassthrough;
+  } else if (reply.kind == policy::Verdict::kReturn) {
+    action = kActionReturn;
+    const uint32_t len = reply.copyout_len <= kCopyoutMax ? reply.copyout_len : 0;
+    if (len && reply.copyout) {
+      std::memcpy(f.copyout, reply.copyout, len);
+      f.copyout_addr = reply.copyout_addr;
+      f.copyout_len = len;
+      copyout = true;
+    }
   }
   f.value = reply.value;
-  if (reply.kind == policy::Verdict::kReturn) {  // the only reply the stub copies out for
-    uint32_t len = reply.copyout_len <= kCopyoutMax ? reply.copyout_len : 0;
-    if (len && reply.copyout) std::memcpy(f.copyout, reply.copyout, len);
-    f.copyout_addr = reply.copyout_addr;
-    f.copyout_len = len;
-  }
-  __atomic_store_n(&f.state, uint32_t{kFrameReply}, __ATOMIC_RELEASE);
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
-  if (Load(f.stub_waiting)) syscall(SYS_futex, &f.state, FUTEX_WAKE, 1, nullptr, nullptr, 0);
+  // One locked swap: the reply is visible before we look whether the stub sleeps.
+  const uint32_t old = __atomic_exchange_n(&f.state, ReplyState(action, copyout), __ATOMIC_SEQ_CST);
+  if (old & kStateStubWaiting) syscall(SYS_futex, &f.state, FUTEX_WAKE, 1, nullptr, nullptr, 0);
 }
 
-bool SlotContext::TakeRequest(platform::SyscallRequest* out) {
-  // The deepest request first: an outer one is waiting behind a guest signal handler. The
-  // stub raises depth before it writes a request, so none lies deeper (a guest that lies
-  // about its depth only hides its own requests).
-  const uint32_t depth = Load(slot_->depth);
-  const int deepest = static_cast<int>(depth < kMaxDepth ? depth : kMaxDepth) - 1;
-  for (int d = deepest; d >= 0; --d) {
-    Frame& f = slot_->frames[d];
-    if (Load(f.state) != kFrameRequest || f.seq == taken_seq_[d]) continue;
-    out->depth = static_cast<uint32_t>(d);
-    out->tid = slot_->tid;
+void SlotContext::Copy(uint32_t depth, platform::SyscallRequest* out) {
+  const Frame& f = slot_->frames[depth];
+  out->depth = depth;
+  out->tid = slot_->tid;
+  out->nr = f.nr;
+  std::memcpy(out->args, f.args, sizeof(out->args));
+  if (trace_) {
     out->seq = f.seq;
-    out->nr = f.nr;
-    std::memcpy(out->args, f.args, sizeof(out->args));
-    out->rip = f.rip;
-    for (int i = 0; i < 2 && trace_; ++i) {
+    for (int i = 0; i < 2; ++i) {
       std::memcpy(out->strings[i], f.strings[i], kTraceString);
       out->strings[i][kTraceString - 1] = 0;
     }
-    taken_seq_[d] = f.seq;  // the stub keeps sleeping on kFrameRequest until the reply
-    answering_depth_ = static_cast<uint32_t>(d);
-    return true;
   }
-  return false;
+  answering_depth_ = depth;
+}
+
+bool SlotContext::TakeRequest(platform::SyscallRequest* out) {
+  // The deepest request first: an outer one waits behind a guest signal handler. Requests
+  // above depth 0 raise `pending`; a guest that raises it falsely costs itself a scan, one
+  // that fails to only keeps its own request waiting.
+  if (scan_nested_ ||
+      (Load(slot_->pending) && __atomic_exchange_n(&slot_->pending, 0u, __ATOMIC_ACQ_REL))) {
+    scan_nested_ = false;
+    for (uint32_t d = kMaxDepth - 1; d >= 1; --d) {
+      if (PhaseOf(Load(slot_->frames[d].state)) != kFrameRequest) continue;
+      scan_nested_ = true;
+      Copy(d, out);
+      return true;
+    }
+  }
+  if (PhaseOf(Load(slot_->frames[0].state)) != kFrameRequest) return false;
+  Copy(0, out);
+  return true;
 }
 
 platform::Event SlotContext::Switch(const policy::Verdict* reply) {

@@ -25,6 +25,7 @@ class SlotContext : public platform::Context {
  private:
   void Answer(const policy::Verdict& reply);
   bool TakeRequest(platform::SyscallRequest* out);
+  void Copy(uint32_t depth, platform::SyscallRequest* out);
   bool Gone() const;
 
   Slot* slot_;
@@ -32,7 +33,7 @@ class SlotContext : public platform::Context {
   std::function<void()> yield_;
   bool trace_;
   uint32_t answering_depth_ = 0;
-  uint64_t taken_seq_[kMaxDepth] = {};
+  bool scan_nested_ = false;  // a nested request was taken: look above depth 0 again
 };
 
 }  // namespace snare::systrap

@@ -135,14 +135,20 @@ uint32_t SystrapMachine::SlotsHigh() const {
 }
 
 bool SystrapMachine::CollectTraps(std::vector<platform::TrapSource>* ready) {
+  if (mode_ != Mode::kSystrap) return false;
   bool worked = false;
   const uint32_t high = SlotsHigh();
   for (uint32_t i = 0; i < high; ++i) {
-    Slot* slot = SlotAt(region_.base(), i);
-    if (!Load(slot->pending)) continue;
-    __atomic_store_n(&slot->pending, 0u, __ATOMIC_RELEASE);
-    if (mode_ != Mode::kSystrap) continue;
-    last_cpu_ = Load(slot->cpu);
+    const Slot* slot = SlotAt(region_.base(), i);
+    // The first frame's word carries a depth-0 request and the CPU it came from; the
+    // slot's context finds nested ones.
+    const uint32_t first = Load(slot->frames[0].state);
+    const bool request = PhaseOf(first) == kFrameRequest;
+    if (!request && !Load(slot->pending)) continue;
+    // Its task would end at once and leave the request standing (a free slot's frames are
+    // idle unless the guest wrote them).
+    if (Load(slot->state) == kSlotFree) continue;
+    if (request) last_cpu_ = CpuOf(first);
     ready->push_back({i, Load(slot->generation)});
     worked = true;
   }
@@ -159,7 +165,7 @@ uint32_t SystrapMachine::RunningGuestThreads(bool* on_my_cpu) const {
     const Slot* slot = SlotAt(region_.base(), i);
     if (Load(slot->state) != kSlotClaimed || Load(slot->depth) != 0) continue;
     ++running;
-    *on_my_cpu |= cpu >= 0 && Load(slot->cpu) == static_cast<uint32_t>(cpu);
+    *on_my_cpu |= cpu >= 0 && CpuOf(Load(slot->frames[0].state)) == static_cast<uint32_t>(cpu);
   }
   return running;
 }
@@ -249,7 +255,8 @@ void SystrapMachine::Sleep() {
   const uint32_t high = SlotsHigh();
   bool pending = false;
   for (uint32_t i = 0; i < high && !pending; ++i) {
-    pending = Load(SlotAt(region_.base(), i)->pending) != 0;
+    const Slot* slot = SlotAt(region_.base(), i);
+    pending = Load(slot->pending) != 0 || PhaseOf(Load(slot->frames[0].state)) == kFrameRequest;
   }
   if (!pending) {
     timespec timeout = {0, static_cast<long>(kReapIntervalNs)};

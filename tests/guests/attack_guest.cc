@@ -37,6 +37,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -643,7 +644,7 @@ int FrameToctou() {
         for (uint32_t i = 0; i < delay; ++i) __asm__ volatile("" ::: "memory");
         delay = (delay + 1) % 1500;
       } else {
-        while (__atomic_load_n(&f->state, __ATOMIC_ACQUIRE) != sys::kFrameReply &&
+        while (sys::PhaseOf(__atomic_load_n(&f->state, __ATOMIC_ACQUIRE)) != sys::kFrameReply &&
                __atomic_load_n(&f->seq, __ATOMIC_ACQUIRE) == seq &&
                !s->stop.load(std::memory_order_relaxed)) {
         }
@@ -726,10 +727,15 @@ int FakeHeader() {
     a->ready = true;  // past the thread start's own syscalls
     while (!a->stop.load(std::memory_order_relaxed)) {
       for (sys::Frame& f : a->slot->frames) {
-        if (__atomic_load_n(&f.state, __ATOMIC_ACQUIRE) != sys::kFrameRequest) continue;
-        f.action = sys::kActionPassthrough;
-        f.copyout_len = 0;
-        __atomic_store_n(&f.state, uint32_t{sys::kFrameReply}, __ATOMIC_RELEASE);
+        uint32_t s = __atomic_load_n(&f.state, __ATOMIC_ACQUIRE);
+        if (sys::PhaseOf(s) != sys::kFrameRequest) continue;
+        const uint32_t reply = sys::ReplyState(sys::kActionPassthrough, false);
+        if (!__atomic_compare_exchange_n(&f.state, &s, reply, false, __ATOMIC_SEQ_CST,
+                                         __ATOMIC_RELAXED)) {
+          continue;
+        }
+        if (s & sys::kStateStubWaiting)
+          syscall(SYS_futex, &f.state, FUTEX_WAKE, 1, nullptr, nullptr, 0);
         a->answered.fetch_add(1, std::memory_order_relaxed);
       }
     }

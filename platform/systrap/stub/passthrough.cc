@@ -119,7 +119,9 @@ long CloseRangeFixed(const uint64_t* a) {
 void CopyFrames(const Slot* from, Slot* to) {
   to->depth = from->depth;
   for (uint32_t i = 0; i < systrap::kMaxDepth; ++i) to->frames[i] = from->frames[i];
-  for (uint32_t i = 0; i < systrap::kMaxDepth; ++i) to->frames[i].stub_waiting = 0;
+  for (uint32_t i = 0; i < systrap::kMaxDepth; ++i) {
+    to->frames[i].state &= ~systrap::kStateStubWaiting;
+  }
 }
 
 long DoClone(uint64_t nr, const uint64_t* a, const KUcontext* uc) {

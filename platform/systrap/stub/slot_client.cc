@@ -54,11 +54,7 @@ void InitSlot(Slot* slot) {
   slot->tgid = static_cast<int32_t>(Sys(__NR_getpid));
   slot->host_tid = HostTid();
   slot->depth = 0;
-  slot->cpu = systrap::kCpuUnknown;
-  for (auto& f : slot->frames) {
-    Store(f.state, uint32_t{systrap::kFrameIdle});
-    f.stub_waiting = 0;
-  }
+  for (auto& f : slot->frames) Store(f.state, uint32_t{systrap::kFrameIdle});
   Store(slot->pending, 0u);
   SetGsBase(slot);
 }
@@ -154,34 +150,44 @@ Slot* AdoptSlot(int64_t index) {
   return slot;
 }
 
-void ExchangeWithSentry(Slot* slot, Frame* f) {
+uint32_t ExchangeWithSentry(Slot* slot, Frame* f, uint32_t depth) {
   Header* h = g_stub.header;
   // Where this thread will run its own code next: a sentry on that CPU should not spin.
-  Store(slot->cpu, g_stub.rdtscp ? ReadCpu() : systrap::kCpuUnknown);
-  Store(f->state, uint32_t{systrap::kFrameRequest});
-  Store(slot->pending, 1u);
+  const uint32_t cpu = g_stub.rdpid    ? ReadCpuRdpid()
+                       : g_stub.rdtscp ? ReadCpu()
+                                       : systrap::kCpuUnknown;
+  Store(f->state, systrap::RequestState(cpu));
+  // The sentry watches every slot's first frame; a nested request it finds by this flag.
+  if (depth > 0) Store(slot->pending, 1u);
   // A sentry woken just now may have been queued on this CPU: let it run first.
   if (WakeSentry(h)) Sys(__NR_sched_yield);
 
   uint32_t spins = Load(h->spin_iterations);
   for (uint32_t i = 0; i < spins; ++i) {
-    if (Load(f->state) == systrap::kFrameReply) return;
+    const uint32_t s = Load(f->state);
+    if (systrap::PhaseOf(s) == systrap::kFrameReply) return s;
     if (i % kSpinsPerYield == kSpinsPerYield - 1) Sys(__NR_sched_yield);
     CpuRelax();
   }
   for (;;) {
-    Store(f->stub_waiting, 1u);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    if (Load(f->state) == systrap::kFrameReply) break;
+    uint32_t s = Load(f->state);
+    if (systrap::PhaseOf(s) == systrap::kFrameReply) return s;
+    // The sentry swaps in its reply and wakes us if it finds this bit in the old word.
+    if (!(s & systrap::kStateStubWaiting)) {
+      if (!__atomic_compare_exchange_n(&f->state, &s, s | systrap::kStateStubWaiting, false,
+                                       __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE)) {
+        continue;
+      }
+      s |= systrap::kStateStubWaiting;
+    }
     struct {
       long sec, nsec;
     } timeout = {1, 0};
-    long r = Sys(__NR_futex, P(&f->state), FUTEX_WAIT, systrap::kFrameRequest, P(&timeout));
+    long r = Sys(__NR_futex, P(&f->state), FUTEX_WAIT, s, P(&timeout));
     if (r == -ETIMEDOUT && h->sentry_pid > 0 && Sys(__NR_kill, h->sentry_pid, 0) == -ESRCH) {
       Fatal("the sentry is gone", nullptr, 0, 128 + 9);
     }
   }
-  Store(f->stub_waiting, 0u);
 }
 
 }  // namespace snare::stub

@@ -13,6 +13,7 @@ struct StubGlobals {
   systrap::Header* header = nullptr;
   bool fsgsbase = false;  // rdgsbase is usable
   bool rdtscp = false;    // the slot can say which CPU the thread is on
+  bool rdpid = false;     // and cheaper
   systrap::Mode mode = systrap::Mode::kSystrap;
 };
 extern StubGlobals g_stub;
@@ -27,8 +28,9 @@ systrap::Slot* ClaimSlot();
 // Takes over slot `index` after execve (the pre-exec image held it).
 systrap::Slot* AdoptSlot(int64_t index);
 
-// Hands the syscall in `frame` (already filled) to the sentry and waits for the reply.
-void ExchangeWithSentry(systrap::Slot* slot, systrap::Frame* frame);
+// Hands the syscall in `frame` (already filled, at `depth`) to the sentry and waits for the
+// reply; returns the reply's state word.
+uint32_t ExchangeWithSentry(systrap::Slot* slot, systrap::Frame* frame, uint32_t depth);
 
 }  // namespace snare::stub
 

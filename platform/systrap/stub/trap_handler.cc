@@ -65,15 +65,13 @@ void Count(Slot* slot, uint64_t nr, int64_t result, uint64_t overhead, uint64_t 
 
 // Claims the slot's next frame for a request and writes the call into it; *depth is the
 // frame's depth, which CloseFrame gives back.
-Frame* OpenFrame(Slot* slot, uint32_t* depth, uint64_t nr, const uint64_t (&args)[6],
-                 uint64_t rip) {
+Frame* OpenFrame(Slot* slot, uint32_t* depth, uint64_t nr, const uint64_t (&args)[6]) {
   uint32_t d = slot->depth;
   if (d >= systrap::kMaxDepth) d = 0;  // activations abandoned by siglongjmp
   slot->depth = d + 1;
   Frame* f = &slot->frames[d];
-  f->nr = nr;
+  f->nr = static_cast<uint32_t>(nr);
   for (int i = 0; i < 6; ++i) f->args[i] = args[i];
-  f->rip = rip;
   if (g_stub.header->trace) CopyTraceStrings(f, abi::FindSyscall(nr));
   f->seq++;
   *depth = d;
@@ -87,7 +85,9 @@ int64_t CopyOut(uint64_t addr, const uint8_t* src, uint32_t len, int64_t value) 
   return value;
 }
 
-int64_t TakeReturned(const Frame* f) {
+// A kActionReturn reply (its state word `reply`).
+int64_t TakeReturned(const Frame* f, uint32_t reply) {
+  if (!(reply & systrap::kStateCopyout)) return f->value;
   return CopyOut(f->copyout_addr, f->copyout, f->copyout_len, f->value);
 }
 
@@ -112,18 +112,19 @@ extern "C" void StubSigsysHandler(int, KSiginfo* info, KUcontext* uc) {
   const uint64_t nr = static_cast<uint32_t>(info->syscall);
   const uint64_t args[6] = {uc->mc.rdi, uc->mc.rsi, uc->mc.rdx, uc->mc.r10, uc->mc.r8, uc->mc.r9};
   uint32_t depth;
-  Frame* f = OpenFrame(slot, &depth, nr, args, uc->mc.rip);
+  Frame* f = OpenFrame(slot, &depth, nr, args);
   const bool tracing = g_stub.header->trace;
 
   const bool inproc = g_stub.mode == systrap::Mode::kInproc;
   Verdict verdict;
+  uint32_t reply = 0;
   if (inproc) {
     verdict = InprocDecide(slot, depth, nr, f->args);
     if (verdict.kind == Verdict::kBroker) verdict.kind = Verdict::kPassthrough;
   } else {
-    ExchangeWithSentry(slot, f);
+    reply = ExchangeWithSentry(slot, f, depth);
     verdict.kind = Verdict::kKill;
-    switch (f->action) {
+    switch (systrap::ActionOf(reply)) {
       case systrap::kActionPassthrough:
         verdict.kind = Verdict::kPassthrough;
         break;
@@ -153,7 +154,7 @@ extern "C" void StubSigsysHandler(int, KSiginfo* info, KUcontext* uc) {
     case Verdict::kReturn:
       result = inproc ? CopyOut(verdict.copyout_addr, verdict.copyout, verdict.copyout_len,
                                 verdict.value)
-                      : TakeReturned(f);
+                      : TakeReturned(f, reply);
       annotation = result < 0 ? "denied" : "emulated";
       break;
     case Verdict::kKill:
@@ -197,20 +198,20 @@ extern "C" int64_t StubPatchedCall(PatchedFrame* p) {
   if (!slot) Fatal("patched call on a thread without a slot");
   const uint64_t args[6] = {p->rdi, p->rsi, p->rdx, p->r10, p->r8, p->r9};
   uint32_t depth;
-  Frame* f = OpenFrame(slot, &depth, nr, args, p->rcx);
-  ExchangeWithSentry(slot, f);
+  Frame* f = OpenFrame(slot, &depth, nr, args);
+  const uint32_t reply = ExchangeWithSentry(slot, f, depth);
 
   int64_t result = 0;
   const uint64_t t1 = ReadTsc();
   uint64_t t2 = t1;
-  switch (f->action) {
+  switch (systrap::ActionOf(reply)) {
     case systrap::kActionPassthrough:
       result =
           RawSyscall6(static_cast<long>(nr), args[0], args[1], args[2], args[3], args[4], args[5]);
       t2 = ReadTsc();
       break;
     case systrap::kActionReturn:
-      result = TakeReturned(f);
+      result = TakeReturned(f, reply);
       break;
     default:
       DieBySigsys();

@@ -36,7 +36,7 @@ inline constexpr int kLastReservedFd = kSharedFd;
 inline constexpr int kNotifySocketFd = 1023;
 
 inline constexpr uint64_t kMagic = 0x31657261'6e73ull;  // "snare1"
-inline constexpr uint32_t kVersion = 2;
+inline constexpr uint32_t kVersion = 3;
 inline constexpr uint32_t kMaxSlots = 1024;
 inline constexpr uint32_t kMaxDepth = 8;      // nested traps (guest signal handlers)
 inline constexpr uint32_t kMaxFilter = 4096;  // BPF instructions
@@ -46,12 +46,20 @@ inline constexpr uint64_t kFiberStackSize = 64 * 1024;
 
 enum class Mode : uint32_t { kSystrap = 1, kInproc = 2 };
 
-// Frame::state. A frame is a single request/reply exchange at one nesting depth.
+// Frame::state is one futex word: the phase of the exchange, and with it what each side
+// needs first, so that a call moves one cache line each way. A request carries the CPU the
+// thread runs on; a reply carries its action and whether bytes are copied out.
 enum FrameState : uint32_t {
   kFrameIdle = 0,
   kFrameRequest = 1,  // written by the stub
   kFrameReply = 2,    // written by the sentry
 };
+inline constexpr uint32_t kPhaseMask = 0x3;
+inline constexpr uint32_t kActionShift = 2;  // reply: Action
+inline constexpr uint32_t kActionMask = 0x3u << kActionShift;
+inline constexpr uint32_t kStateCopyout = 1u << 4;      // reply: copy out copyout_len bytes
+inline constexpr uint32_t kStateStubWaiting = 1u << 5;  // the stub sleeps on the word
+inline constexpr uint32_t kCpuShift = 16;               // request: the thread's CPU
 
 // Frame::action: what the stub does with the trapped syscall.
 enum Action : uint32_t {
@@ -60,8 +68,18 @@ enum Action : uint32_t {
   kActionKill = 3,         // kill the guest process with SIGSYS
 };
 
-// Slot::cpu when the stub cannot read its CPU (no rdtscp).
-inline constexpr uint32_t kCpuUnknown = 0xffffffffu;
+// The CPU field when the stub cannot read its CPU (no rdtscp).
+inline constexpr uint32_t kCpuUnknown = 0xffffu;
+
+inline constexpr uint32_t PhaseOf(uint32_t state) { return state & kPhaseMask; }
+inline constexpr uint32_t ActionOf(uint32_t state) { return (state & kActionMask) >> kActionShift; }
+inline constexpr uint32_t CpuOf(uint32_t state) { return state >> kCpuShift; }
+inline constexpr uint32_t RequestState(uint32_t cpu) {
+  return kFrameRequest | ((cpu < kCpuUnknown ? cpu : kCpuUnknown) << kCpuShift);
+}
+inline constexpr uint32_t ReplyState(uint32_t action, bool copyout) {
+  return kFrameReply | (action << kActionShift) | (copyout ? kStateCopyout : 0);
+}
 
 // Slot::state
 enum SlotState : uint32_t {
@@ -70,21 +88,18 @@ enum SlotState : uint32_t {
   kSlotExiting = 2,  // the thread made exit/exit_group; the sentry frees it once dead
 };
 
-// The first cache line holds what crosses on every call: the state, the reply's action and
-// value, the arguments. A passthrough's reply then writes that one line, the stub reads it
-// back, and nothing else moves between the two CPUs but the request's second line.
+// The first cache line is all that crosses on a call that copies nothing out: the state
+// word, the request and the reply's value.
 struct alignas(64) Frame {
-  uint32_t state;   // FrameState (futex word)
-  uint32_t action;  // reply
-  int64_t value;    // reply
+  uint32_t state;  // see FrameState (futex word)
+  uint32_t nr;
   uint64_t args[6];
-  // Second line: the rest of the request, and what a kActionReturn reply copies out.
-  uint64_t nr;
-  uint64_t rip;
-  uint64_t seq;                   // bumped by the stub per request
-  uint32_t stub_waiting;          // 1 while the stub sleeps on `state`
-  uint32_t copyout_len;           // reply (kActionReturn only)
-  uint64_t copyout_addr;          // reply (kActionReturn only)
+  int64_t value;  // reply
+  // Second line: what only tracing and copying out need.
+  uint64_t seq;          // bumped by the stub per request
+  uint32_t copyout_len;  // reply with kStateCopyout
+  uint32_t reserved;
+  uint64_t copyout_addr;          // reply with kStateCopyout
   char strings[2][kTraceString];  // prefixes of the first two kPath arguments (trace only)
   uint8_t copyout[kCopyoutMax];
   // Completion of the latest passthrough at this depth (trace only), on a line of its own
@@ -92,17 +107,19 @@ struct alignas(64) Frame {
   alignas(64) uint64_t done_seq;
   int64_t done_result;
 };
-static_assert(offsetof(Frame, nr) == 64, "the reply and the arguments share the first line");
+static_assert(offsetof(Frame, seq) == 64, "the request and the reply share the first line");
 
+// The first line changes only when a thread claims, leaves or nests a call, so the
+// sentry's per-call reads of it hit its own cache.
 struct alignas(4096) Slot {
   uint32_t state;    // SlotState, CAS by the stub to claim
-  uint32_t pending;  // set by the stub when a frame enters kFrameRequest
+  uint32_t pending;  // set by the stub when a frame above depth 0 enters kFrameRequest
   int32_t tid;       // guest-visible ids (reported by the stub)
   int32_t tgid;
   int32_t host_tid;     // tid as the guest's /proc shows it (0 if unknown)
-  uint32_t depth;       // number of live handler activations
-  uint32_t cpu;         // the CPU of the thread's latest request (kCpuUnknown: none)
   uint64_t generation;  // bumped on each claim
+  // The stub's own line: written twice a call, read by the sentry only while it idles.
+  alignas(64) uint32_t depth;  // number of live handler activations
   Frame frames[kMaxDepth];
 };
 
