@@ -8,8 +8,10 @@
 #include <map>
 
 #include "bench/bench_context.h"
+#include "bench/lab_saving.h"
 #include "bench/report.h"
 #include "bench/suites.h"
+#include "bench/trap_sweeps.h"
 #include "results/machine_info.h"
 #include "results/results_store.h"
 #include "util/monotonic_clock.h"
@@ -92,6 +94,15 @@ int RunBench(const BenchOptions& options, const std::string& command_line) {
   run.rows = std::move(*rows);
   for (auto& row : run.rows) {
     if (row.suite == "depth") row.params["caller_depth"] = std::to_string(context.caller_depth);
+  }
+  if (suites.count("programs")) {
+    // Under the trace profile the guests share snare's user namespace.
+    auto saving = LatestLabSaving(*store, CallerUserNamespaceDepth());
+    if (saving) {
+      run.rows.push_back(std::move(*saving));
+    } else {
+      context.Note("the programs report's reserve-kernel column is blank: " + saving.error());
+    }
   }
   run.duration_s = util::MonotonicSeconds() - t0;
   auto id = store->Save(run);

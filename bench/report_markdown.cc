@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/lab_saving.h"
 #include "bench/report.h"
 #include "bench/report_format.h"
 #include "results/line_fit.h"
@@ -256,6 +257,10 @@ double LadderGetppid(const BenchRun& run, const std::string& rung) {
 std::string ProgramSection(const std::vector<const BenchRow*>& rows, const BenchRun& run) {
   // What delivering one SIGSYS costs, from the same run's ladder (floor - native).
   const double signal_ns = LadderGetppid(run, "signal-floor") - LadderGetppid(run, "native");
+  const BenchRow* lab = nullptr;  // the reserve kernel's share of a trap, from the lab
+  for (const auto& row : run.rows) {
+    if (row.suite == kLabSavingSuite) lab = &row;
+  }
   std::vector<std::string> programs;
   std::vector<std::string> platforms = {"native", "inproc", "systrap", "systrap-patch"};
   for (const BenchRow* row : rows) {
@@ -296,13 +301,17 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
                        ? Percent(calls * signal_ns / (systrap->value * 1e6))
                        : "");
     line.push_back(systrap && patched ? Percent(1 - patched->value / systrap->value) : "");
+    line.push_back(systrap && calls > 0 && !std::isnan(signal_ns) && lab
+                       ? Percent(calls * signal_ns * lab->value / (systrap->value * 1e6))
+                       : "");
     table.push_back(line);
   }
   std::vector<std::string> header = {"program (ms)"};
   for (const auto& p : platforms) header.push_back(PeerColumn(p));
-  for (const char* h : {"systrap/native", "patch/native", "inproc/native", "trapped calls",
-                        "calls/s (systrap)", "stub trap ns/call", "overhead ns/call", "patched",
-                        "sentry CPU/guest CPU", "in signal delivery", "patching removed"}) {
+  for (const char* h :
+       {"systrap/native", "patch/native", "inproc/native", "trapped calls", "calls/s (systrap)",
+        "stub trap ns/call", "overhead ns/call", "patched", "sentry CPU/guest CPU",
+        "in signal delivery", "patching removed", "reserve kernel removes"}) {
     header.push_back(h);
   }
   std::string align(header.size(), 'r');
@@ -321,6 +330,13 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
            " ns (the ladder's signal floor - native) make up, what syscall patching would "
            "remove with the signal; patching removed: the share of systrap's wall time that "
            "--patch took off";
+  }
+  if (lab && !std::isnan(signal_ns)) {
+    out += "; reserve kernel removes: in signal delivery x " + Percent(lab->value) +
+           ", the share of a trap that the ucount charge costs at user-namespace depth " +
+           Param(*lab, "depth") + " on the kernel lab's stock and reserve kernels (lab runs " +
+           Param(*lab, "stock_run") + " and " + Param(*lab, "reserve_run") +
+           ", instructions under -icount carried over to this machine's signal floor)";
   }
   return out + ".\n\n";
 }

@@ -175,13 +175,27 @@ TEST(RenderMarkdownTest, ProgramsShowRatiosTrapCountsAndTheSignalShare) {
                   "| program (ms) | native | inproc | snare systrap | systrap --patch | proot | "
                   "systrap/native | patch/native | inproc/native | trapped calls | calls/s "
                   "(systrap) | stub trap ns/call | overhead ns/call | patched | sentry CPU/guest "
-                  "CPU | in signal delivery | patching removed |\n");
+                  "CPU | in signal delivery | patching removed | reserve kernel removes |\n");
   // 2,000 calls in 20 ms; (20 - 10) ms over 2,000 calls; 2,000 x 890 ns of 20 ms; 1,500 of
   // 2,000 calls patched; 16 ms of 20 with --patch.
   EXPECT_CONTAINS(md,
                   "| find | 10.0 | 15.0 | 20.0 | 16.0 | 400 | 2.00 | 1.60 | 1.50 | 2,000 | 100,000 "
-                  "| 500 | 5,000 | 75.0% | 0.90 | 8.9% | 20.0% |\n");
+                  "| 500 | 5,000 | 75.0% | 0.90 | 8.9% | 20.0% | |\n");
   EXPECT_CONTAINS(md, "x 890 ns (the ladder's signal floor - native)");
+
+  // With the lab's saving: a quarter of each trap's signal delivery.
+  run.rows.push_back({"lab-saving",
+                      "reserve-kernel",
+                      "native",
+                      {{"depth", "1"}, {"stock_run", "7"}, {"reserve_run", "8"}},
+                      0.25,
+                      "fraction",
+                      {0.25}});
+  const std::string with_lab = RenderMarkdown(run);
+  EXPECT_CONTAINS(with_lab, "| 75.0% | 0.90 | 8.9% | 20.0% | 2.2% |\n");
+  EXPECT_CONTAINS(with_lab, "in signal delivery x 25.0%");
+  EXPECT_CONTAINS(with_lab,
+                  "depth 1 on the kernel lab's stock and reserve kernels (lab runs 7 and 8");
 }
 
 TEST(RenderMarkdownTest, SuitesComeInOrderAndOnlyWhenPresent) {

@@ -153,6 +153,7 @@ struct MachineConfig {
   bool trace = false;               // keep path prefixes (and, inproc, write trace lines)
   int trace_fd = -1;                // inproc: where the guest writes trace lines
   bool patch = false;               // systrap: patch syscall sites (site_patcher.h)
+  bool timing = false;              // the stub times its traps (for --stats); it always counts
 };
 
 class Platform {

@@ -122,6 +122,7 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   platform::MachineConfig machine_config;
   machine_config.policy = config.policy;
   machine_config.spin_iterations = config.spin_iterations;
+  machine_config.timing = config.stats != RunConfig::StatsFormat::kNone;
   machine_config.patch = config.patch;
   machine_config.trace = config.trace;
   machine_config.trace_fd = relay_fds[1];

@@ -95,7 +95,8 @@ TEST_P(StatsTraceTest, JsonStatsCountCalls) {
   EXPECT_EQ(getppid.value("errors", -1), 0);
   ASSERT_TRUE(getppid.contains("trap_ns_per_call"));
   EXPECT_TRUE(getppid["trap_ns_per_call"].is_number());
-  EXPECT_GE(getppid["trap_ns_per_call"].get<double>(), 0.0);
+  // The stub times its traps only when --stats asks, and then every one of them.
+  EXPECT_GT(getppid["trap_ns_per_call"].get<double>(), 0.0);
 
   ASSERT_TRUE(stats.contains("total") && stats["total"].is_object());
   int64_t sum = 0;

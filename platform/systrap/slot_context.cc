@@ -41,8 +41,11 @@ void SlotContext::Answer(const policy::Verdict& reply) {
     }
   }
   f.value = reply.value;
-  // One locked swap: the reply is visible before we look whether the stub sleeps.
-  const uint32_t old = __atomic_exchange_n(&f.state, ReplyState(action, copyout), __ATOMIC_SEQ_CST);
+  // One locked swap: the reply is visible before we look whether the stub sleeps. The
+  // request's CPU stays in the word: the idle sentry reads where the thread runs from it.
+  const uint32_t cpu = Load(f.state) & ~((1u << kCpuShift) - 1);
+  const uint32_t old =
+      __atomic_exchange_n(&f.state, ReplyState(action, copyout) | cpu, __ATOMIC_SEQ_CST);
   if (old & kStateStubWaiting) syscall(SYS_futex, &f.state, FUTEX_WAKE, 1, nullptr, nullptr, 0);
 }
 

@@ -66,6 +66,7 @@ std::expected<std::unique_ptr<platform::Machine>, std::string> NewStubMachine(
   h->stub_text_end = layout->text_end;
   h->notify = !NotifiedSyscalls(config.policy).empty();
   h->patch = config.patch && mode == Mode::kSystrap;
+  h->timing = config.timing;
   h->filter_len = static_cast<uint32_t>(filter->size());
   std::memcpy(h->filter, filter->data(), filter->size() * sizeof(sock_filter));
   h->policy = config.policy;

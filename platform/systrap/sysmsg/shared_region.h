@@ -36,7 +36,7 @@ inline constexpr int kLastReservedFd = kSharedFd;
 inline constexpr int kNotifySocketFd = 1023;
 
 inline constexpr uint64_t kMagic = 0x31657261'6e73ull;  // "snare1"
-inline constexpr uint32_t kVersion = 3;
+inline constexpr uint32_t kVersion = 4;
 inline constexpr uint32_t kMaxSlots = 1024;
 inline constexpr uint32_t kMaxDepth = 8;      // nested traps (guest signal handlers)
 inline constexpr uint32_t kMaxFilter = 4096;  // BPF instructions
@@ -48,7 +48,8 @@ enum class Mode : uint32_t { kSystrap = 1, kInproc = 2 };
 
 // Frame::state is one futex word: the phase of the exchange, and with it what each side
 // needs first, so that a call moves one cache line each way. A request carries the CPU the
-// thread runs on; a reply carries its action and whether bytes are copied out.
+// thread runs on (and its reply keeps it); a reply carries its action and whether bytes are
+// copied out.
 enum FrameState : uint32_t {
   kFrameIdle = 0,
   kFrameRequest = 1,  // written by the stub
@@ -151,6 +152,7 @@ struct alignas(4096) Header {
   uint64_t stub_text_end;
   uint32_t notify;  // install the filter with a listener, sent on kNotifySocketFd
   uint32_t patch;   // rewrite `mov $nr, %eax; syscall` sites after their first trap
+  uint32_t timing;  // the stub times its trap path into SlotStats (--stats)
   uint32_t filter_len;
   sock_filter filter[kMaxFilter];
   policy::PolicyTable policy;  // inproc decides with it (the systrap sentry keeps its own)
