@@ -9,7 +9,9 @@
 
 #include "platform/registry/platform_registry.h"
 #include "policy/default_policy.h"
+#include "policy/seccomp_profile.h"
 #include "policy/syscall_rule.h"
+#include "sandbox/capabilities.h"
 #include "sandbox/policy_file.h"
 #include "sandbox/profiles.h"
 #include "sandbox/sandbox_options.h"
@@ -25,7 +27,7 @@ constexpr const char* kUsage =
     "                 [--stats[=table|json]] [--stats-file=PATH]\n"
     "                 [--trace[=PATH]] [--trace-file=PATH] [--deny=SYSCALL[:ERRNO]]...\n"
     "                 [--kill=SYSCALL]... [--notify=SYSCALL]... [--spin=N] [--patch]\n"
-    "                 [--policy FILE]\n"
+    "                 [--policy FILE] [--seccomp-profile FILE]\n"
     "                 [--ro-bind SRC DST]... [--bind SRC DST]... [--tmpfs DST]...\n"
     "                 [--dev DST]... [--proc DST]... [--root DIR] [--net=none|host]\n"
     "                 [--uid N] [--gid N] [--hostname NAME] [--rlimit NAME=SOFT[:HARD]]...\n"
@@ -76,7 +78,8 @@ std::expected<RunArgs, ParseExit> ParseRunArgs(const std::vector<std::string>& a
   std::vector<Override> overrides;
   std::string profile(sandbox::kDefaultProfile);
   app.add_option("--profile", profile,
-                 "sandbox (default: confined) or trace (no confinement: measuring, tracing)")
+                 "sandbox (default: confined), trace (no confinement: measuring, tracing) or "
+                 "container (confined by a container engine: snare-runtime's)")
       ->option_text("NAME");
   app.add_option("--platform", out.platform,
                  "systrap (default: the sentry is a separate "
@@ -140,11 +143,15 @@ std::expected<RunArgs, ParseExit> ParseRunArgs(const std::vector<std::string>& a
         ->trigger_on_parse()
         ->option_text(text);
   }
-  std::string policy_file, root, net, uid, gid, hostname, time_limit;
+  std::string policy_file, seccomp_profile, root, net, uid, gid, hostname, time_limit;
   std::vector<std::string> rlimits;
   app.add_option("--policy", policy_file,
                  "read sandbox options and syscall rules from a JSON file (command-line "
                  "options override it and add to it)")
+      ->option_text("FILE");
+  app.add_option("--seccomp-profile", seccomp_profile,
+                 "also enforce a container engine's seccomp profile (Docker's or podman's "
+                 "JSON, or an OCI config's linux.seccomp): it can only restrict")
       ->option_text("FILE");
   app.add_option("--root", root, "the guest's root: the host's DIR read-only (default /)")
       ->option_text("DIR");
@@ -270,11 +277,21 @@ std::expected<RunArgs, ParseExit> ParseRunArgs(const std::vector<std::string>& a
   c.sandbox = *spec;
   policy::PolicyBuilder builder = policy::DefaultPolicy();
   if (c.sandbox.confine) sandbox::AddConfinementRules(&builder);
+  if (c.sandbox.engine_confined) sandbox::AddTerminalRules(&builder);
   for (const policy::SyscallRule& rule : options.syscall_rules) {
     policy::ApplySyscallRule(rule, &builder);
   }
   auto table = builder.TryBuild();
   if (!table) return fail(table.error());
+  if (app.count("--seccomp-profile")) {
+    // includes/excludes of a profile file by the capabilities the guest will hold.
+    const policy::ProfileHost host = policy::CurrentProfileHost(
+        c.sandbox.confine ? std::vector<std::string>{} : sandbox::EffectiveCapabilityNames());
+    auto profile = policy::ReadSeccompProfile(seccomp_profile, host);
+    if (!profile) return fail(profile.error());
+    table = policy::RestrictByProfile(*table, *profile);
+    if (!table) return fail("--seccomp-profile " + seccomp_profile + ": " + table.error());
+  }
   c.policy = *table;
 
   std::vector<std::string> rest = app.remaining();

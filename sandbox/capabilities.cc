@@ -36,4 +36,22 @@ std::expected<void, std::string> DropPrivileges(uid_t uid, gid_t gid) {
   return {};
 }
 
+std::vector<std::string> EffectiveCapabilityNames() {
+  std::vector<std::string> names;
+  cap_t caps = cap_get_proc();
+  if (!caps) return names;
+  for (cap_value_t cap = 0; cap <= CAP_LAST_CAP; ++cap) {
+    cap_flag_value_t v = CAP_CLEAR;
+    if (cap_get_flag(caps, cap, CAP_EFFECTIVE, &v) != 0 || v != CAP_SET) continue;
+    char* name = cap_to_name(cap);  // "cap_sys_admin"
+    if (!name) continue;
+    std::string upper = name;
+    cap_free(name);
+    for (char& c : upper) c = static_cast<char>(toupper(static_cast<unsigned char>(c)));
+    names.push_back(upper);
+  }
+  cap_free(caps);
+  return names;
+}
+
 }  // namespace snare::sandbox

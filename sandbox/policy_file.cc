@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "sandbox/profiles.h"
+#include "util/json_syntax.h"
+#include "util/small_file.h"
 
 namespace snare::sandbox {
 namespace {
@@ -17,37 +19,6 @@ namespace {
 using Json = nlohmann::json;
 
 constexpr size_t kMaxFileBytes = 1 << 20;
-
-// Only the message of the first syntax error ("... at line 3, column 5: ..."): nlohmann's
-// non-throwing parse says that the text is bad but not where.
-class SyntaxError : public nlohmann::json_sax<Json> {
- public:
-  const std::string& message() const { return message_; }
-
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t&) override { return true; }
-  bool string(string_t&) override { return true; }
-  bool binary(binary_t&) override { return true; }
-  bool start_object(std::size_t) override { return true; }
-  bool key(string_t&) override { return true; }
-  bool end_object() override { return true; }
-  bool start_array(std::size_t) override { return true; }
-  bool end_array() override { return true; }
-  bool parse_error(std::size_t, const std::string&,
-                   const nlohmann::detail::exception& ex) override {
-    // "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..."
-    message_ = ex.what();
-    const size_t at = message_.find(" at line ");
-    if (at != std::string::npos) message_ = message_.substr(at + 1);
-    return false;
-  }
-
- private:
-  std::string message_;
-};
 
 // The parse of one file: its name and directory, and errors that say where in it.
 class Reader {
@@ -270,10 +241,7 @@ std::expected<SandboxOptions, std::string> ParsePolicyFile(std::string_view text
                                                            const std::string& base_dir) {
   Json top = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (top.is_discarded()) {
-    SyntaxError error;
-    Json::sax_parse(text, &error);
-    return std::unexpected(std::string(name) + ": not valid JSON: " +
-                           (error.message().empty() ? "parse error" : error.message()));
+    return std::unexpected(std::string(name) + ": not valid JSON: " + util::JsonSyntaxError(text));
   }
   return Reader(name, base_dir).Read(top);
 }
@@ -282,30 +250,16 @@ std::expected<SandboxOptions, std::string> ReadPolicyFile(const std::string& pat
   auto fail = [&](const std::string& why) {
     return std::unexpected("cannot read the policy file '" + path + "': " + why);
   };
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return fail(std::string(strerror(errno)) + " (give the path of a JSON file)");
-  std::string text;
-  char buf[65536];
-  for (;;) {
-    ssize_t n = read(fd, buf, sizeof(buf));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      close(fd);
-      return fail(strerror(err));
-    }
-    if (n == 0) break;
-    text.append(buf, static_cast<size_t>(n));
-    if (text.size() > kMaxFileBytes) {
-      close(fd);
-      return fail("larger than 1 MiB (is it a policy file?)");
-    }
+  auto text = util::ReadSmallFile(path, kMaxFileBytes);
+  if (!text) {
+    return fail(text.error() + (text.error().starts_with("larger")
+                                    ? " (is it a policy file?)"
+                                    : " (give the path of a JSON file)"));
   }
-  close(fd);
   char resolved[PATH_MAX];
   std::string dir = realpath(path.c_str(), resolved) ? resolved : path;
   dir = dir.substr(0, dir.rfind('/'));
-  return ParsePolicyFile(text, path, dir.empty() ? "/" : dir);
+  return ParsePolicyFile(*text, path, dir.empty() ? "/" : dir);
 }
 
 }  // namespace snare::sandbox

@@ -10,8 +10,9 @@ namespace snare::sandbox {
 
 std::expected<SandboxSpec, std::string> ProfileSpec(std::string_view name, const std::string& cwd) {
   SandboxSpec spec;
-  if (name == "trace") {
+  if (name == "trace" || name == "container") {
     spec.confine = false;
+    spec.engine_confined = name == "container";
     return spec;
   }
   if (name != "sandbox") {
@@ -34,15 +35,19 @@ std::expected<SandboxSpec, std::string> ProfileSpec(std::string_view name, const
   return spec;
 }
 
-std::string_view ProfileNames() { return "sandbox, trace"; }
+std::string_view ProfileNames() { return "sandbox, trace, container"; }
+
+void AddTerminalRules(policy::PolicyBuilder* b) {
+  const policy::Disposition eperm = {policy::Action::kDeny, EPERM};
+  b->When(__NR_ioctl, {policy::ArgInt32Eq(1, TIOCSTI)}, eperm);
+  b->When(__NR_ioctl, {policy::ArgInt32Eq(1, TIOCLINUX)}, eperm);
+}
 
 void AddConfinementRules(policy::PolicyBuilder* b) {
   using policy::Action;
-  using policy::ArgInt32Eq;
   using policy::ArgMaskedEq;
   const policy::Disposition eperm = {Action::kDeny, EPERM};
-  b->When(__NR_ioctl, {ArgInt32Eq(1, TIOCSTI)}, eperm);
-  b->When(__NR_ioctl, {ArgInt32Eq(1, TIOCLINUX)}, eperm);
+  AddTerminalRules(b);
   b->When(__NR_clone, {ArgMaskedEq(0, CLONE_NEWUSER, CLONE_NEWUSER)}, eperm);
   b->When(__NR_unshare, {ArgMaskedEq(0, CLONE_NEWUSER, CLONE_NEWUSER)}, eperm);
   b->Deny(__NR_clone3, ENOSYS);

@@ -28,6 +28,10 @@ std::string_view ProfileNames();
 // memory the filter cannot read, so clone is used instead).
 void AddConfinementRules(policy::PolicyBuilder* builder);
 
+// The part of them the container profile keeps: no terminal input injection. (New user
+// namespaces are the engine's seccomp profile's to allow or refuse, as under runc.)
+void AddTerminalRules(policy::PolicyBuilder* builder);
+
 }  // namespace snare::sandbox
 
 #endif  // SNARE_SANDBOX_PROFILES_H_

@@ -38,6 +38,10 @@ struct SandboxSpec {
   // False: no confinement at all (the trace profile): the guest shares the host's
   // namespaces, files, network and terminal, as a plain interposer.
   bool confine = true;
+  // With confine false, the container profile: a container engine confines the guest (its
+  // namespaces, mounts, cgroups); snare adds none but hardens itself as in a sandbox (not
+  // dumpable, the confinement rules of the policy).
+  bool engine_confined = false;
   // The new root's source: a host directory bind-mounted read-only at "/".
   std::string root = "/";
   std::vector<MountSpec> mounts;  // in order, after the root

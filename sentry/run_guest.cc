@@ -169,11 +169,14 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   if (!guest) return Fail(guest.error());
   // Not dumpable from here on (the launch needed /proc/PID of its children writable): no
   // guest, even one that reached the host's /proc, may read or write the sentry's memory.
-  if (confined) prctl(PR_SET_DUMPABLE, 0);
+  if (confined || config.sandbox.engine_confined) prctl(PR_SET_DUMPABLE, 0);
   if (guest->guest_proc_fd >= 0) (*machine)->SetGuestProc(guest->guest_proc_fd);
   if (!guest->own_pid_namespace) {
     // Stubs check that the sentry lives when a reply is late (no pid namespace kills them).
     (*machine)->WatchSentry(getpid());
+  }
+  // In a container the engine's pid namespace ends every guest process with it.
+  if (!guest->own_pid_namespace && !config.sandbox.engine_confined) {
     fprintf(stderr,
             "snare: warning: no pid namespace (needs root or CAP_SYS_ADMIN); guest processes "
             "may outlive snare if it is killed\n");
@@ -183,9 +186,10 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   forward.sa_handler = ForwardToGuest;
   for (int sig : {SIGTERM, SIGHUP, SIGUSR1, SIGUSR2}) sigaction(sig, &forward, nullptr);
   // A confined guest has a session of its own, out of reach of the terminal's SIGINT and
-  // SIGQUIT: they come through the sentry. Unconfined, they reach it through the group.
+  // SIGQUIT: they come through the sentry, and so does whatever a container engine sends
+  // its pid 1. Unconfined, they reach it through the group.
   for (int sig : {SIGINT, SIGQUIT}) {
-    if (confined) {
+    if (confined || config.sandbox.engine_confined) {
       sigaction(sig, &forward, nullptr);
     } else {
       signal(sig, SIG_IGN);

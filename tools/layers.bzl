@@ -25,10 +25,12 @@ LAYERS = [
     ["//platform/inproc"],
     # Platforms by name.
     ["//platform/registry"],
-    # The sentry; snare bench; the kernel lab.
-    ["//sentry", "//bench", "//kernel", "//kernel/lab"],
+    # The sentry; snare bench; the kernel lab; the OCI runtime.
+    ["//sentry", "//bench", "//kernel", "//kernel/lab", "//oci"],
     # The snare command: main and one file per subcommand.
     ["//cmd"],
+    # snare_test, the Bazel rule for users' tests (it runs //cmd:snare).
+    ["//rules"],
     # Guest programs and the syscall suite the integration tests run.
     ["//tests/guests", "//tests/syscalls"],
     # Integration tests.

@@ -169,6 +169,27 @@ long DoClone(uint64_t nr, const uint64_t* a, const KUcontext* uc) {
   return r;
 }
 
+// The guest's program (per process; an exec loads the next one). Guest memory: a guest that
+// rewrites it only changes what its own exec of /proc/self/exe asks for.
+char g_executable[4096];
+
+// Whether path names this process's /proc/.../exe.
+bool IsSelfExe(const char* path) {
+  if (!path || !StartsWith(path, "/proc/")) return false;
+  const char* rest = path + 6;
+  char pid[24];
+  LineWriter(pid, sizeof(pid) - 1).Dec(Sys(__NR_getpid)).Char(0);
+  const char* const whos[] = {"self", "thread-self", pid};
+  for (const char* who : whos) {
+    const size_t n = strlen(who);
+    if (StartsWith(rest, who) && rest[n] == '/' && StartsWith(rest + n + 1, "exe") &&
+        rest[n + 4] == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // execve: check the target the way the kernel would, then exec the stub again with it.
 constexpr int kMaxScriptDepth = 4;
 
@@ -213,6 +234,11 @@ long DoExec(uint64_t nr, const uint64_t* a) {
     envp = reinterpret_cast<const char* const*>(a[2]);
   }
   if (!path) return -EFAULT;
+  // busybox, Go programs and runc re-exec themselves through /proc/self/exe: the program, not
+  // the stub.
+  if ((dirfd == AT_FDCWD || path[0] == '/') && IsSelfExe(path) && g_executable[0]) {
+    path = g_executable;
+  }
 
   // Script interpreters ("#!"): prefix arguments, innermost last.
   char lines[kMaxScriptDepth][256];
@@ -384,10 +410,42 @@ long ExecutePassthrough(uint64_t nr, const uint64_t* a, KUcontext* uc, uint32_t 
       if (slot) __atomic_store_n(&slot->state, uint32_t{systrap::kSlotExiting}, __ATOMIC_RELEASE);
       for (;;) Sys(nr, a[0]);
     }
+    case __NR_readlink:
+    case __NR_readlinkat: {
+      long r;
+      if (ReadlinkSelfExe(nr, a, &r)) return r;
+      break;
+    }
     default:
       break;
   }
   return RawSyscall6(static_cast<long>(nr), a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+void RememberExecutable(int fd) {
+  char link[32];
+  LineWriter(link, sizeof(link) - 1).Str("/proc/self/fd/").Dec(fd).Char(0);
+  const long n = Sys(__NR_readlink, P(link), P(g_executable), sizeof(g_executable) - 1);
+  g_executable[n > 0 && g_executable[0] == '/' ? n : 0] = 0;
+}
+
+bool ReadlinkSelfExe(uint64_t nr, const uint64_t* a, long* result) {
+  const bool at = nr == __NR_readlinkat;
+  if (nr != __NR_readlink && !at) return false;
+  const char* path = reinterpret_cast<const char*>(at ? a[1] : a[0]);
+  if (at && static_cast<int>(a[0]) != AT_FDCWD && path && path[0] != '/') return false;
+  if (!g_executable[0] || !IsSelfExe(path)) return false;
+  char* buf = reinterpret_cast<char*>(at ? a[2] : a[1]);
+  const long size = static_cast<long>(at ? a[3] : a[2]);
+  if (size <= 0) {
+    *result = -EINVAL;
+    return true;
+  }
+  long n = static_cast<long>(strlen(g_executable));
+  if (n > size) n = size;  // readlink truncates silently, without a NUL
+  memcpy(buf, g_executable, static_cast<size_t>(n));
+  *result = n;
+  return true;
 }
 
 }  // namespace snare::stub

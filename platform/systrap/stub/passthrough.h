@@ -14,6 +14,14 @@ namespace snare::stub {
 // May not return (execve, exit, rt_sigreturn).
 long ExecutePassthrough(uint64_t nr, const uint64_t args[6], abi::KUcontext* uc, uint32_t depth);
 
+// The guest's program, for /proc/self/exe (which names the stub): remembered from the fd it
+// was loaded from, as the guest's mount namespace names it.
+void RememberExecutable(int fd);
+
+// readlink and readlinkat of /proc/self/exe (or thread-self, or the process's own pid) answer
+// with the guest's program; true with *result set when the call was one of them.
+bool ReadlinkSelfExe(uint64_t nr, const uint64_t args[6], long* result);
+
 extern "C" void StubRestoreRt();
 
 }  // namespace snare::stub

@@ -210,8 +210,10 @@ extern "C" int64_t StubPatchedCall(PatchedFrame* p) {
   uint64_t t2 = t1;
   switch (systrap::ActionOf(reply)) {
     case systrap::kActionPassthrough:
-      result =
-          RawSyscall6(static_cast<long>(nr), args[0], args[1], args[2], args[3], args[4], args[5]);
+      if (!ReadlinkSelfExe(nr, args, &result)) {
+        result = RawSyscall6(static_cast<long>(nr), args[0], args[1], args[2], args[3], args[4],
+                             args[5]);
+      }
       t2 = Clock();
       break;
     case systrap::kActionReturn:

@@ -1,0 +1,60 @@
+// The bundle's config.json rewritten so that the container's process runs under snare (the
+// way NVIDIA's runtime edits the spec and hands it to runc): its args become
+// `/.snare/snare run FLAGS -- ARGS`, the static snare binary and an output directory are
+// bound in, and `linux.seccomp` moves from runc (which would filter the sentry) to snare's
+// policy (which filters the guest and traces each refusal).
+//
+// Per-container options come as annotations:
+//   dev.snare.platform    systrap (default) or inproc
+//   dev.snare.profile     container (default: the engine confines, snare interposes),
+//                         sandbox (snare's own namespaces inside the container) or trace
+//   dev.snare.trace       true: every call traced to OUTPUT/trace.txt
+//   dev.snare.stats       true or json (OUTPUT/stats.json), table (OUTPUT/stats.txt)
+//   dev.snare.patch       true: syscall patching (systrap)
+//   dev.snare.output-dir  the host directory OUTPUT is made in, as OUTPUT-DIR/ID (default:
+//                         BUNDLE/snare, which an engine removes with the container)
+#ifndef SNARE_OCI_BUNDLE_CONFIG_H_
+#define SNARE_OCI_BUNDLE_CONFIG_H_
+
+#include <expected>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace snare::oci {
+
+inline constexpr char kSnareInContainer[] = "/.snare/snare";
+inline constexpr char kOutputInContainer[] = "/.snare/out";
+// Set on a rewritten config: a second create of the same bundle leaves it as it is.
+inline constexpr char kWrappedAnnotation[] = "dev.snare.wrapped";
+
+struct SnareOptions {
+  std::string platform = "systrap";
+  std::string profile = "container";
+  bool trace = false;
+  std::string stats;  // "", "json" or "table"
+  bool patch = false;
+  std::string output_dir;  // dev.snare.output-dir, absolute
+};
+
+// The annotations of `config`; an error names the annotation and the values it takes.
+std::expected<SnareOptions, std::string> ReadSnareOptions(const nlohmann::json& config);
+
+// Where the container's trace and stats go on the host.
+std::string OutputDirectory(const SnareOptions& options, const std::string& bundle,
+                            const std::string& id);
+
+// `config` rewritten (see above). `snare_binary`: the static snare on the host; `output`:
+// the host directory for OUTPUT; the seccomp profile, if any, is in `seccomp` (null if none)
+// and is to be written to OUTPUT/seccomp.json.
+struct RewrittenConfig {
+  nlohmann::json config;
+  nlohmann::json seccomp;
+};
+std::expected<RewrittenConfig, std::string> RewriteConfig(const nlohmann::json& config,
+                                                          const SnareOptions& options,
+                                                          const std::string& snare_binary,
+                                                          const std::string& output);
+
+}  // namespace snare::oci
+
+#endif  // SNARE_OCI_BUNDLE_CONFIG_H_

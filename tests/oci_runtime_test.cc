@@ -1,0 +1,257 @@
+// snare-runtime behind a real container engine: podman 4.3 from Debian runs containers from a
+// rootfs this test builds out of the host's own binaries (busybox-static, python3 with its
+// libraries; the standard library bound read-only), with runc and with snare-runtime side by
+// side. Same output and exit status; kill, stop and rm -f leave no process; the container's
+// calls are in snare's trace, podman's own seccomp profile among them.
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/proc_scan.h"
+#include "tests/snare_paths.h"
+#include "util/path_search.h"
+#include "util/subprocess.h"
+
+namespace snare::tests {
+namespace {
+
+namespace fs = std::filesystem;
+using std::chrono::seconds;
+
+std::string Find(const char* name) {
+  auto p = util::FindExecutable(
+      name, std::string(getenv("PATH") ? getenv("PATH") : "") + ":/usr/sbin:/usr/bin:/sbin:/bin");
+  return p ? *p : "";
+}
+
+// The shared libraries `binary` loads (ldd's "=> /path" and the interpreter).
+std::vector<std::string> Libraries(const std::string& binary) {
+  util::SubprocessResult r = util::RunSubprocess({"ldd", binary}, {});
+  std::vector<std::string> libs;
+  std::istringstream in(r.stdout_data);
+  for (std::string line; std::getline(in, line);) {
+    for (const std::string& word : {std::string("=> "), std::string("\t")}) {
+      size_t at = line.find(word == "\t" ? "\t/" : "=> /");
+      if (at == std::string::npos) continue;
+      at = line.find('/', at);
+      std::string path = line.substr(at, line.find(' ', at) - at);
+      if (!path.empty()) libs.push_back(path);
+      break;
+    }
+  }
+  return libs;
+}
+
+void CopyInto(const std::string& root, const std::string& host_path) {
+  const fs::path dst = fs::path(root) / fs::path(host_path).relative_path();
+  fs::create_directories(dst.parent_path());
+  fs::copy_file(fs::canonical(host_path), dst, fs::copy_options::overwrite_existing);
+  fs::permissions(dst, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                           fs::perms::others_read | fs::perms::others_exec);
+}
+
+class OciRuntimeTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    podman_ = Find("podman");
+    runc_ = Find("runc");
+    auto runtime = RunfilePath("cmd/snare-runtime");
+    if (runtime) runtime_ = *runtime;
+    if (podman_.empty() || runc_.empty() || access("/bin/busybox", X_OK) != 0) return;
+    root_ = MakeTempDir("oci-rootfs-");
+    for (const char* d : {"bin", "proc", "dev", "sys", "tmp", "etc", "usr/lib/python3.11"}) {
+      fs::create_directories(fs::path(root_) / d);
+    }
+    fs::copy_file("/bin/busybox", root_ + "/bin/busybox");
+    for (const char* applet :
+         {"sh", "echo", "tr", "wc", "sleep", "kill", "cat", "unshare", "true", "grep"}) {
+      fs::create_symlink("busybox", root_ + "/bin/" + applet);
+    }
+    if (access("/usr/bin/python3.11", X_OK) == 0) {
+      CopyInto(root_, "/usr/bin/python3.11");
+      for (const std::string& lib : Libraries("/usr/bin/python3.11")) CopyInto(root_, lib);
+    }
+    out_ = MakeTempDir("oci-out-");
+    // Can this machine run a container at all (cgroups, storage)? runc, not snare.
+    util::SubprocessResult probe = Podman(runc_, {"/bin/true"}, {});
+    if (probe.status != 0) {
+      skip_ = "podman cannot run a container here with runc: " + probe.Describe();
+    }
+  }
+
+  void SetUp() override {
+    ASSERT_FALSE(runtime_.empty()) << "no //cmd:snare-runtime in the runfiles";
+    if (podman_.empty() || runc_.empty()) GTEST_SKIP() << "podman and runc are not installed";
+    if (access("/bin/busybox", X_OK) != 0) GTEST_SKIP() << "no /bin/busybox (busybox-static)";
+    if (geteuid() != 0) GTEST_SKIP() << "rootful podman needs root";
+    if (!skip_.empty()) GTEST_SKIP() << skip_;
+    marker_ = UniqueEnvMarker("SNARE_OCI_TEST");
+  }
+
+  void TearDown() override {
+    if (!marker_.empty()) KillProcesses(ProcessesWithEnv(marker_));
+  }
+
+  // `podman --runtime=R run [FLAGS] --rootfs ROOT ARGV`, the flags podman needs here first.
+  static util::SubprocessResult Podman(const std::string& runtime,
+                                       const std::vector<std::string>& argv,
+                                       const std::vector<std::string>& flags,
+                                       const std::string& command = "run") {
+    std::vector<std::string> cmd = {podman_,
+                                    "--runtime=" + runtime,
+                                    "--cgroup-manager=cgroupfs",
+                                    command,
+                                    "--network=none",
+                                    "--ulimit",
+                                    "nofile=1024:1024",
+                                    "--ulimit",
+                                    "nproc=1024:1024",
+                                    "-v",
+                                    "/usr/lib/python3.11:/usr/lib/python3.11:ro"};
+    cmd.insert(cmd.end(), flags.begin(), flags.end());
+    cmd.push_back("--rootfs");
+    cmd.push_back(root_);
+    cmd.insert(cmd.end(), argv.begin(), argv.end());
+    util::SubprocessOptions options;
+    options.timeout = seconds(120);
+    return util::RunSubprocess(cmd, options);
+  }
+
+  static std::string Repro(const util::SubprocessResult& r) { return r.Describe(); }
+
+  // The same container with runc and with snare-runtime.
+  void ExpectSame(const std::vector<std::string>& argv, int expected_status) {
+    util::SubprocessResult native = Podman(runc_, argv, {"--rm"});
+    util::SubprocessResult snared = Podman(runtime_, argv, {"--rm", "--env", marker_});
+    SCOPED_TRACE("runc:\n" + native.Describe() + "\nsnare-runtime:\n" + snared.Describe());
+    EXPECT_EQ(native.status, expected_status);
+    EXPECT_EQ(snared.status, native.status);
+    EXPECT_EQ(snared.stdout_data, native.stdout_data);
+  }
+
+  static std::string podman_, runc_, runtime_, root_, out_, skip_;
+  std::string marker_;
+};
+
+std::string OciRuntimeTest::podman_, OciRuntimeTest::runc_, OciRuntimeTest::runtime_,
+    OciRuntimeTest::root_, OciRuntimeTest::out_, OciRuntimeTest::skip_;
+
+TEST_F(OciRuntimeTest, ShellPipelineSameAsRunc) {
+  ExpectSame({"/bin/sh", "-c", "echo one two three | tr ' ' '\\n' | wc -l; exit 7"}, 7);
+}
+
+TEST_F(OciRuntimeTest, PythonScriptSameAsRunc) {
+  if (access((root_ + "/usr/bin/python3.11").c_str(), X_OK) != 0) GTEST_SKIP() << "no python3.11";
+  ExpectSame({"/usr/bin/python3.11", "-c",
+              "import os, sys, json\n"
+              "r, w = os.pipe()\n"
+              "if os.fork() == 0:\n"
+              "    os.write(w, b'from the child'); os._exit(0)\n"
+              "os.wait()\n"
+              "print(json.dumps({'sum': sum(range(1000)), 'child': os.read(r, 64).decode(),\n"
+              "                  'sh': os.path.exists('/bin/sh')}))\n"
+              "sys.exit(3)"},
+             3);
+}
+
+TEST_F(OciRuntimeTest, ForkAndSignalSameAsRunc) {
+  // (Not the container's first process: under runc it is pid 1, which a signal it does not
+  // handle leaves alone; under snare the sentry is pid 1. README, known limits.)
+  ExpectSame({"/bin/sh", "-c",
+              "sleep 30 & p=$!; kill -TERM $p; wait $p; echo child=$?; "
+              "sh -c 'trap \"echo got-usr2\" USR2; kill -USR2 $$; kill -USR1 $$; echo no'; "
+              "echo inner=$?; exit 5"},
+             5);
+}
+
+// podman stop, kill and rm -f of a running container: afterwards no process of it is left.
+TEST_F(OciRuntimeTest, StopKillAndRemoveLeaveNoProcess) {
+  for (const std::vector<std::string>& end :
+       {std::vector<std::string>{"kill"}, {"stop", "-t", "2"}, {"rm", "-f"}}) {
+    SCOPED_TRACE(end[0]);
+    util::SubprocessResult started = Podman(
+        runtime_, {"/bin/sh", "-c", "sleep 1000 & sleep 1000; wait"}, {"-d", "--env", marker_});
+    ASSERT_EQ(started.status, 0) << started.Describe();
+    std::string id = started.stdout_data.substr(0, started.stdout_data.find('\n'));
+    // Both sleeps under snare are up (the guest carries the marker in its environment).
+    for (int i = 0; i < 200 && ProcessesWithEnv(marker_).size() < 3; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ASSERT_GE(ProcessesWithEnv(marker_).size(), 3u) << DescribeProcesses(ProcessesWithEnv(marker_));
+    std::vector<std::string> cmd = {podman_, "--runtime=" + runtime_, "--cgroup-manager=cgroupfs"};
+    cmd.insert(cmd.end(), end.begin(), end.end());
+    cmd.push_back(id);
+    util::SubprocessResult r = util::RunSubprocess(cmd, {});
+    EXPECT_EQ(r.status, 0) << r.Describe();
+    std::vector<ProcessInfo> left;
+    for (int i = 0; i < 100; ++i) {
+      left = ProcessesWithEnv(marker_);
+      if (left.empty()) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    EXPECT_TRUE(left.empty()) << DescribeProcesses(left);
+    util::RunSubprocess({podman_, "--cgroup-manager=cgroupfs", "rm", "-f", id}, {});
+  }
+}
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The container's calls are in the trace file, and podman's own seccomp profile (which
+// refuses mount without CAP_SYS_ADMIN) is enforced by snare, the refusal traced.
+TEST_F(OciRuntimeTest, TraceShowsTheContainersCallsAndTheProfilesRefusals) {
+  const std::string dir = MakeTempDir("oci-trace-");
+  const std::vector<std::string> argv = {"/bin/sh", "-c",
+                                         "echo traced-output; mount -t tmpfs none /tmp; "
+                                         "echo mount=$?"};
+  util::SubprocessResult native = Podman(runc_, argv, {"--rm"});
+  util::SubprocessResult r =
+      Podman(runtime_, argv,
+             {"--rm", "--env", marker_, "--annotation", "dev.snare.trace=true", "--annotation",
+              "dev.snare.stats=json", "--annotation", "dev.snare.output-dir=" + dir, "--cidfile",
+              dir + "/cid"});
+  ASSERT_EQ(r.status, 0) << r.Describe();
+  EXPECT_EQ(r.stdout_data, native.stdout_data) << native.Describe();
+  EXPECT_NE(r.stdout_data.find("mount=1"), std::string::npos) << r.Describe();
+  const std::string id = ReadAll(dir + "/cid");
+  ASSERT_FALSE(id.empty());
+  const std::string trace = ReadAll(dir + "/" + id + "/trace.txt");
+  EXPECT_NE(trace.find(", 14) = 14\n"), std::string::npos) << trace.substr(0, 3000);  // the echo
+  EXPECT_NE(trace.find("mount(\"none\", \"/tmp\", "), std::string::npos)
+      << trace.substr(0, 3000);
+  EXPECT_NE(trace.find("= -1 EPERM (Operation not permitted) <denied>"), std::string::npos)
+      << trace.substr(0, 3000);
+  const std::string stats = ReadAll(dir + "/" + id + "/stats.json");
+  EXPECT_NE(stats.find("\"syscalls\""), std::string::npos) << stats;
+}
+
+TEST_F(OciRuntimeTest, BadAnnotationIsReportedByPodman) {
+  util::SubprocessResult r =
+      Podman(runtime_, {"/bin/true"}, {"--rm", "--annotation", "dev.snare.platform=ptrace"});
+  EXPECT_NE(r.status, 0) << r.Describe();
+  EXPECT_NE(
+      (r.stderr_data + r.stdout_data).find("dev.snare.platform=ptrace: choose systrap or inproc"),
+      std::string::npos)
+      << r.Describe();
+}
+
+TEST_F(OciRuntimeTest, VersionNamesRunc) {
+  util::SubprocessResult r = util::RunSubprocess({runtime_, "--version"}, {});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.stdout_data.find("snare-runtime version"), std::string::npos) << r.Describe();
+  EXPECT_NE(r.stdout_data.find("runc: /"), std::string::npos) << r.Describe();
+}
+
+}  // namespace
+}  // namespace snare::tests
