@@ -4,6 +4,7 @@
 // side. Same output and exit status; kill, stop and rm -f leave no process; the container's
 // calls are in snare's trace, podman's own seccomp profile among them.
 #include <dirent.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -228,8 +229,7 @@ TEST_F(OciRuntimeTest, TraceShowsTheContainersCallsAndTheProfilesRefusals) {
   ASSERT_FALSE(id.empty());
   const std::string trace = ReadAll(dir + "/" + id + "/trace.txt");
   EXPECT_NE(trace.find(", 14) = 14\n"), std::string::npos) << trace.substr(0, 3000);  // the echo
-  EXPECT_NE(trace.find("mount(\"none\", \"/tmp\", "), std::string::npos)
-      << trace.substr(0, 3000);
+  EXPECT_NE(trace.find("mount(\"none\", \"/tmp\", "), std::string::npos) << trace.substr(0, 3000);
   EXPECT_NE(trace.find("= -1 EPERM (Operation not permitted) <denied>"), std::string::npos)
       << trace.substr(0, 3000);
   const std::string stats = ReadAll(dir + "/" + id + "/stats.json");
@@ -244,6 +244,51 @@ TEST_F(OciRuntimeTest, BadAnnotationIsReportedByPodman) {
       (r.stderr_data + r.stdout_data).find("dev.snare.platform=ptrace: choose systrap or inproc"),
       std::string::npos)
       << r.Describe();
+}
+
+// containerd 1.6 from Debian, a private instance (its own root, state and socket), as a
+// second client: `ctr run --runc-binary` with the same root.
+TEST_F(OciRuntimeTest, ContainerdRunsItWithCtr) {
+  const std::string containerd = Find("containerd"), ctr = Find("ctr");
+  if (containerd.empty() || ctr.empty()) GTEST_SKIP() << "containerd and ctr are not installed";
+  const std::string dir = MakeTempDir("containerd-");
+  const std::string sock = dir + "/containerd.sock";
+  std::ofstream(dir + "/config.toml")
+      << "version = 2\nroot = \"" << dir << "/root\"\n"
+      << "state = \"" << dir << "/state\"\n[grpc]\n  address = \"" << sock << "\"\n";
+  util::SubprocessOptions daemon_options;
+  daemon_options.timeout = seconds(0);
+  daemon_options.extra_env = {marker_};
+  util::Subprocess daemon;
+  ASSERT_TRUE(daemon.Start({containerd, "--config", dir + "/config.toml"}, daemon_options))
+      << "cannot start containerd";
+  struct stat st;
+  for (int i = 0; i < 200 && stat(sock.c_str(), &st) != 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  auto run = [&](const std::string& runtime, const std::string& id) {
+    util::SubprocessOptions options;
+    options.timeout = seconds(120);
+    return util::RunSubprocess(
+        {ctr, "--address", sock, "run", "--rm", "--runc-binary", runtime, "--rootfs", root_, id,
+         "/bin/sh", "-c", "echo one two | wc -w; tr '\\0' ' ' < /proc/1/cmdline; echo; exit 4"},
+        options);
+  };
+  if (stat(sock.c_str(), &st) != 0) {
+    kill(daemon.pid(), SIGKILL);
+    daemon.Wait();
+    GTEST_SKIP() << "containerd did not come up here";
+  }
+  util::SubprocessResult native = run(runc_, "snare-test-runc");
+  util::SubprocessResult snared = run(runtime_, "snare-test-snare");
+  kill(daemon.pid(), SIGTERM);
+  daemon.Wait();
+  if (native.status != 4) GTEST_SKIP() << "ctr cannot run a container here: " << native.Describe();
+  EXPECT_EQ(snared.status, 4) << snared.Describe();
+  EXPECT_EQ(snared.stdout_data.substr(0, 2), "2\n") << snared.Describe();
+  // The container's pid 1 is snare's sentry, running the command.
+  EXPECT_NE(snared.stdout_data.find("/.snare/snare run --profile=container"), std::string::npos)
+      << snared.Describe();
 }
 
 TEST_F(OciRuntimeTest, VersionNamesRunc) {

@@ -24,6 +24,8 @@ packages=(
   bc bison flex libelf-dev libssl-dev cpio xz-utils patch make
   qemu-system-x86
   clang-format
+  podman runc containerd # container engines snare-runtime is tested under
+  busybox-static         # the containers' root in //tests:oci_runtime_test
 )
 
 missing=()
