@@ -67,6 +67,26 @@ std::string OutputDirectory(const SnareOptions& options, const std::string& bund
   return options.output_dir.empty() ? bundle + "/snare" : options.output_dir + "/" + id;
 }
 
+Json SnareCommand(const SnareOptions& options, bool seccomp, const std::string& exec_tag,
+                  const Json& args) {
+  const std::string out = std::string(kOutputInContainer) + "/" +
+                          (exec_tag.empty() ? std::string() : "exec-" + exec_tag + "-");
+  Json inner = Json::array(
+      {kSnareInContainer, "run", "--profile=" + options.profile, "--platform=" + options.platform});
+  if (options.patch) inner.push_back("--patch");
+  if (options.trace) inner.push_back("--trace-file=" + out + "trace.txt");
+  if (!options.stats.empty()) {
+    inner.push_back("--stats=" + options.stats);
+    inner.push_back("--stats-file=" + out + (options.stats == "json" ? "stats.json" : "stats.txt"));
+  }
+  if (seccomp) {
+    inner.push_back("--seccomp-profile=" + std::string(kOutputInContainer) + "/seccomp.json");
+  }
+  inner.push_back("--");
+  for (const auto& a : args) inner.push_back(a);
+  return inner;
+}
+
 std::expected<RewrittenConfig, std::string> RewriteConfig(const Json& config,
                                                           const SnareOptions& options,
                                                           const std::string& snare_binary,
@@ -86,26 +106,14 @@ std::expected<RewrittenConfig, std::string> RewriteConfig(const Json& config,
     if (!a.is_string()) return std::unexpected("config.json: process.args must hold strings");
   }
   const std::string out_dir = kOutputInContainer;
-  Json inner = Json::array(
-      {kSnareInContainer, "run", "--profile=" + options.profile, "--platform=" + options.platform});
-  if (options.patch) inner.push_back("--patch");
-  if (options.trace) inner.push_back("--trace-file=" + out_dir + "/trace.txt");
-  if (!options.stats.empty()) {
-    inner.push_back("--stats=" + options.stats);
-    inner.push_back("--stats-file=" + out_dir +
-                    (options.stats == "json" ? "/stats.json" : "/stats.txt"));
-  }
   // runc would install the profile on snare's own process; snare enforces it on the guest.
   if (auto linux = c.find("linux"); linux != c.end() && linux->is_object()) {
     if (auto seccomp = linux->find("seccomp"); seccomp != linux->end() && !seccomp->is_null()) {
       out.seccomp = *seccomp;
       linux->erase("seccomp");
-      inner.push_back("--seccomp-profile=" + out_dir + "/seccomp.json");
     }
   }
-  inner.push_back("--");
-  for (const auto& a : *args) inner.push_back(a);
-  (*process)["args"] = inner;
+  (*process)["args"] = SnareCommand(options, !out.seccomp.is_null(), "", *args);
 
   if (!c.contains("mounts") || !c["mounts"].is_array()) c["mounts"] = Json::array();
   c["mounts"].push_back({{"destination", kSnareInContainer},

@@ -46,6 +46,12 @@ std::string OutputDirectory(const SnareOptions& options, const std::string& bund
 // `config` rewritten (see above). `snare_binary`: the static snare on the host; `output`:
 // the host directory for OUTPUT; the seccomp profile, if any, is in `seccomp` (null if none)
 // and is to be written to OUTPUT/seccomp.json.
+// `/.snare/snare run FLAGS -- args` for a process of the container: the first one (its
+// outputs OUTPUT/trace.txt, stats.json) or, with `exec_tag`, one `exec` starts (OUTPUT/
+// exec-TAG-trace.txt, ...); `seccomp`: the container has OUTPUT/seccomp.json.
+nlohmann::json SnareCommand(const SnareOptions& options, bool seccomp, const std::string& exec_tag,
+                            const nlohmann::json& args);
+
 struct RewrittenConfig {
   nlohmann::json config;
   nlohmann::json seccomp;

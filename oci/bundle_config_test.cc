@@ -41,6 +41,15 @@ TEST(RewriteConfigTest, TheProcessRunsUnderSnareWithTheProfileMovedToIt) {
   EXPECT_EQ(r->config["annotations"][kWrappedAnnotation], "true");
 }
 
+TEST(SnareCommandTest, AnExecdProcessGetsOutputsOfItsOwn) {
+  SnareOptions o;
+  o.trace = true;
+  EXPECT_EQ(SnareCommand(o, true, "17", Json::array({"ls"})),
+            Json::array({"/.snare/snare", "run", "--profile=container", "--platform=systrap",
+                         "--trace-file=/.snare/out/exec-17-trace.txt",
+                         "--seccomp-profile=/.snare/out/seccomp.json", "--", "ls"}));
+}
+
 TEST(ReadSnareOptionsTest, BadAnnotationsSayWhatTheyTake) {
   auto bad = [](const char* key, const char* value) {
     Json c = Config();

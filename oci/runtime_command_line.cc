@@ -69,6 +69,31 @@ std::expected<RuntimeCommandLine, std::string> ParseRuntimeCommandLine(
     cl.command = argv[i];
     cl.args.assign(argv.begin() + static_cast<long>(i) + 1, argv.end());
   }
+  if (cl.command == "exec") {
+    // runc exec [OPTIONS] ID [COMMAND ARGS...]: the options with values, then the id.
+    for (size_t k = 0; k < cl.args.size(); ++k) {
+      const std::string& a = cl.args[k];
+      std::string value;
+      bool valued = false;
+      for (std::string_view name :
+           {"--process", "-p", "--console-socket", "--cwd", "--env", "-e", "--pid-file",
+            "--process-label", "--apparmor", "--user", "-u", "--additional-gids", "-g", "--cap",
+            "-c", "--preserve-fds", "--cgroup"}) {
+        if (size_t n = TakeValue(cl.args, k, name, &value); n) {
+          if (name == "--process" || name == "-p") cl.process_file = value;
+          k += n - 1;
+          valued = true;
+          break;
+        }
+      }
+      if (valued || (!a.empty() && a[0] == '-')) continue;
+      cl.id = a;
+      if (k + 1 < cl.args.size()) cl.exec_command = static_cast<long>(k + 1);
+      break;
+    }
+    if (cl.id.empty()) return std::unexpected("exec: no container id given");
+    return cl;
+  }
   if (cl.command != "create" && cl.command != "run") return cl;
   // Their options with values; everything else is a flag, and the id the one positional.
   for (size_t k = 0; k < cl.args.size(); ++k) {

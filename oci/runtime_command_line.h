@@ -22,7 +22,11 @@ struct RuntimeCommandLine {
   std::vector<std::string> args;  // after the command, as given
   // create and run only:
   std::string bundle = ".";  // --bundle / -b
-  std::string id;            // the container id
+  std::string id;            // the container id (create, run, exec)
+  // exec only: --process FILE (a process.json), or where in `args` the command begins
+  // (-1: none on the command line).
+  std::string process_file;
+  long exec_command = -1;
 };
 
 // Fails on a global option that needs a value and has none, or an unknown global option

@@ -21,6 +21,20 @@ TEST(ParseRuntimeCommandLineTest, PodmansCreate) {
   EXPECT_EQ(cl->args.size(), 8u);
 }
 
+TEST(ParseRuntimeCommandLineTest, ExecWithAProcessFileOrACommand) {
+  auto file = ParseRuntimeCommandLine(
+      {"exec", "--process", "/p.json", "--detach", "--pid-file", "/pid", "abc"});
+  ASSERT_TRUE(file.has_value()) << file.error();
+  EXPECT_EQ(file->id, "abc");
+  EXPECT_EQ(file->process_file, "/p.json");
+  EXPECT_EQ(file->exec_command, -1);
+  auto command = ParseRuntimeCommandLine({"exec", "-e", "A=1", "-t", "abc", "sh", "-c", "x"});
+  ASSERT_TRUE(command.has_value()) << command.error();
+  EXPECT_EQ(command->id, "abc");
+  EXPECT_EQ(command->exec_command, 4);
+  EXPECT_EQ(command->args[4], "sh");
+}
+
 TEST(ParseRuntimeCommandLineTest, OtherCommandsAndTheirErrors) {
   auto start = ParseRuntimeCommandLine({"start", "abc"});
   ASSERT_TRUE(start.has_value());

@@ -17,6 +17,7 @@
 #include "util/json_syntax.h"
 #include "util/path_search.h"
 #include "util/small_file.h"
+#include "util/subprocess.h"
 
 namespace snare::oci {
 namespace {
@@ -100,6 +101,57 @@ std::expected<void, std::string> PrepareBundle(const RuntimeCommandLine& cl,
   return util::WriteFileAtomically(path, rewritten->config.dump(1));
 }
 
+// exec: the process it starts runs under snare as well, with the container's options (from
+// the bundle runc reports). Returns runc's command line, rewritten where the command is on it.
+std::expected<std::vector<std::string>, std::string> PrepareExec(
+    const RuntimeCommandLine& cl, const std::string& runc, const std::vector<std::string>& argv) {
+  std::vector<std::string> state = {runc};
+  state.insert(state.end(), cl.global.begin(), cl.global.end());
+  state.insert(state.end(), {"state", cl.id});
+  util::SubprocessResult r = util::RunSubprocess(state, {});
+  Json j = Json::parse(r.stdout_data, nullptr, /*allow_exceptions=*/false);
+  if (r.status != 0 || !j.is_object() || !j.contains("bundle") || !j["bundle"].is_string()) {
+    return std::unexpected("exec: runc state " + cl.id + " failed: " + r.stderr_data);
+  }
+  const std::string bundle = j["bundle"].get<std::string>();
+  auto text = util::ReadSmallFile(bundle + "/config.json", 16 << 20);
+  if (!text)
+    return std::unexpected("exec: cannot read " + bundle + "/config.json: " + text.error());
+  Json config = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (!config.is_object() || !config.contains("annotations") ||
+      config["annotations"].value(kWrappedAnnotation, "") != "true") {
+    return argv;  // not a container snare-runtime created
+  }
+  auto options = ReadSnareOptions(config);
+  if (!options) return std::unexpected(options.error());
+  struct stat st;
+  const bool seccomp =
+      stat((OutputDirectory(*options, bundle, cl.id) + "/seccomp.json").c_str(), &st) == 0;
+  const std::string tag = std::to_string(getpid());
+  if (!cl.process_file.empty()) {
+    auto p = util::ReadSmallFile(cl.process_file, 4 << 20);
+    if (!p) return std::unexpected("exec: cannot read " + cl.process_file + ": " + p.error());
+    Json process = Json::parse(*p, nullptr, /*allow_exceptions=*/false);
+    if (!process.is_object() || !process.contains("args") || !process["args"].is_array()) {
+      return std::unexpected("exec: " + cl.process_file + " has no \"args\" array");
+    }
+    process["args"] = SnareCommand(*options, seccomp, tag, process["args"]);
+    if (auto w = util::WriteFileAtomically(cl.process_file, process.dump(1)); !w) {
+      return std::unexpected(w.error());
+    }
+    return argv;
+  }
+  if (cl.exec_command < 0) return argv;
+  std::vector<std::string> out = cl.global;
+  out.push_back("exec");
+  out.insert(out.end(), cl.args.begin(), cl.args.begin() + cl.exec_command);
+  const Json command = SnareCommand(
+      *options, seccomp, tag,
+      Json(std::vector<std::string>(cl.args.begin() + cl.exec_command, cl.args.end())));
+  for (const auto& a : command) out.push_back(a.get<std::string>());
+  return out;
+}
+
 [[noreturn]] void ExecRunc(const std::string& runc, const std::vector<std::string>& argv) {
   std::vector<char*> args;
   args.push_back(const_cast<char*>(runc.c_str()));
@@ -135,6 +187,11 @@ int RuntimeMain(const std::vector<std::string>& argv, const std::string& self) {
   if (runc.empty()) return Fail(*cl, "runc not found on PATH (install runc, or set SNARE_RUNC)");
   if (cl->command == "create" || cl->command == "run") {
     if (auto prepared = PrepareBundle(*cl, self); !prepared) return Fail(*cl, prepared.error());
+  }
+  if (cl->command == "exec") {
+    auto rewritten = PrepareExec(*cl, runc, argv);
+    if (!rewritten) return Fail(*cl, rewritten.error());
+    ExecRunc(runc, *rewritten);
   }
   ExecRunc(runc, argv);
 }

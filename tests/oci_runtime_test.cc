@@ -236,6 +236,33 @@ TEST_F(OciRuntimeTest, TraceShowsTheContainersCallsAndTheProfilesRefusals) {
   EXPECT_NE(stats.find("\"syscalls\""), std::string::npos) << stats;
 }
 
+// podman exec: the process it starts runs under snare too, under the container's profile
+// (runc no longer holds it), with a trace of its own.
+TEST_F(OciRuntimeTest, ExecRunsUnderSnareWithTheContainersProfile) {
+  const std::string dir = MakeTempDir("oci-exec-");
+  util::SubprocessResult started =
+      Podman(runtime_, {"/bin/sleep", "1000"},
+             {"-d", "--env", marker_, "--annotation", "dev.snare.trace=true", "--annotation",
+              "dev.snare.output-dir=" + dir});
+  ASSERT_EQ(started.status, 0) << started.Describe();
+  const std::string id = started.stdout_data.substr(0, started.stdout_data.find('\n'));
+  util::SubprocessResult r = util::RunSubprocess(
+      {podman_, "--runtime=" + runtime_, "--cgroup-manager=cgroupfs", "exec", id, "/bin/sh", "-c",
+       "tr '\\0' ' ' < /proc/$PPID/cmdline; echo; mount -t tmpfs none /tmp; echo mount=$?"},
+      {});
+  util::RunSubprocess({podman_, "--cgroup-manager=cgroupfs", "rm", "-f", id}, {});
+  EXPECT_EQ(r.status, 0) << r.Describe();
+  EXPECT_NE(r.stdout_data.find("/.snare/snare run --profile=container"), std::string::npos)
+      << r.Describe();
+  EXPECT_NE(r.stdout_data.find("mount=1"), std::string::npos) << r.Describe();
+  std::string exec_trace;
+  for (const auto& e : fs::directory_iterator(dir + "/" + id)) {
+    if (e.path().filename().string().starts_with("exec-")) exec_trace = ReadAll(e.path());
+  }
+  EXPECT_NE(exec_trace.find("mount(\"none\", \"/tmp\", "), std::string::npos) << exec_trace;
+  EXPECT_NE(exec_trace.find("<denied>"), std::string::npos) << exec_trace;
+}
+
 TEST_F(OciRuntimeTest, BadAnnotationIsReportedByPodman) {
   util::SubprocessResult r =
       Podman(runtime_, {"/bin/true"}, {"--rm", "--annotation", "dev.snare.platform=ptrace"});
