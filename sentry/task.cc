@@ -2,31 +2,81 @@
 
 #include <boost/context/fixedsize_stack.hpp>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 namespace snare::sentry {
+namespace {
+
+// AddressSanitizer follows a switch of stacks only when told, and Boost.Context's fcontext
+// fibers do not tell it: before a switch, the stack switched to; after it, the switch's end.
+void StartSwitch(void** fake_stack, const void* bottom, size_t size) {
+#if defined(__SANITIZE_ADDRESS__)
+  __sanitizer_start_switch_fiber(fake_stack, bottom, size);
+#endif
+}
+
+void FinishSwitch(void* fake_stack, const void** bottom, size_t* size) {
+#if defined(__SANITIZE_ADDRESS__)
+  __sanitizer_finish_switch_fiber(fake_stack, bottom, size);
+#endif
+}
+
+// A fixedsize_stack that says where the stack it made lies.
+struct RecordedStack {
+  boost::context::fixedsize_stack inner;
+  boost::context::stack_context* made;
+
+  boost::context::stack_context allocate() {
+    *made = inner.allocate();
+    return *made;
+  }
+  void deallocate(boost::context::stack_context& sc) noexcept { inner.deallocate(sc); }
+};
+
+}  // namespace
 
 Task::Task(platform::Machine* machine, const platform::TrapSource& source, SyscallHandler* handler)
     : handler_(handler), generation_(source.generation) {
   context_ = machine->NewContext(source, [this] { Yield(); });
-  fiber_ = boost::context::fiber(std::allocator_arg, boost::context::fixedsize_stack(kStackSize),
-                                 [this](boost::context::fiber&& caller) {
-                                   caller_ = std::move(caller);
-                                   Body();
-                                   finished_ = true;
-                                   return std::move(caller_);
-                                 });
+  fiber_ = boost::context::fiber(
+      std::allocator_arg, RecordedStack{boost::context::fixedsize_stack(kStackSize), &stack_},
+      [this](boost::context::fiber&& caller) {
+        FinishSwitch(nullptr, &caller_stack_, &caller_stack_size_);
+        caller_ = std::move(caller);
+        Body();
+        finished_ = true;
+        StartSwitch(nullptr, caller_stack_, caller_stack_size_);  // this stack ends here
+        return std::move(caller_);
+      });
 }
 
 Task::~Task() {
   FlushTrace(true);
-  // Destroying a suspended fiber unwinds its stack.
+  // Destroying a suspended fiber unwinds its stack: a switch to it and back.
+  if (fiber_ && !finished_) {
+    void* fake_stack = nullptr;
+    StartSwitch(&fake_stack, static_cast<char*>(stack_.sp) - stack_.size, stack_.size);
+    fiber_ = boost::context::fiber();
+    FinishSwitch(fake_stack, nullptr, nullptr);
+  }
 }
 
 void Task::Resume() {
   if (finished_ || !fiber_) return;
+  void* fake_stack = nullptr;
+  StartSwitch(&fake_stack, static_cast<char*>(stack_.sp) - stack_.size, stack_.size);
   fiber_ = std::move(fiber_).resume();
+  FinishSwitch(fake_stack, nullptr, nullptr);
 }
 
-void Task::Yield() { caller_ = std::move(caller_).resume(); }
+void Task::Yield() {
+  void* fake_stack = nullptr;
+  StartSwitch(&fake_stack, caller_stack_, caller_stack_size_);
+  caller_ = std::move(caller_).resume();
+  FinishSwitch(fake_stack, &caller_stack_, &caller_stack_size_);
+}
 
 void Task::Body() {
   policy::Verdict reply;

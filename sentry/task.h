@@ -41,6 +41,10 @@ class Task {
   PendingTrace pending_[platform::kMaxTrapDepth];
   boost::context::fiber fiber_;
   boost::context::fiber caller_;
+  // Where the fiber's stack and the dispatcher's lie, for AddressSanitizer's stack switches.
+  boost::context::stack_context stack_;
+  const void* caller_stack_ = nullptr;
+  size_t caller_stack_size_ = 0;
   bool finished_ = false;
 };
 

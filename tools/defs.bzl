@@ -12,6 +12,11 @@ def snare_package():
         visibility = ["//tools:__pkg__"],
     )
 
+# copts and linkopts of programs that run as guests or as a lab kernel's /init: built without
+# the sanitizers of --config=asan/ubsan/tsan (.bazelrc), which are for snare's own code (a
+# sanitizer's runtime in a guest would only measure itself, and cannot link statically).
+UNSANITIZED = ["-fno-sanitize=all"]
+
 def cc_unit(name, deps = [], test_deps = [], srcs = None, hdrs = None, **kwargs):
     """One concept: NAME.h and NAME.cc as a cc_library, and NAME_test.cc, when there is one,
     as a small cc_test of it with GoogleTest.
@@ -36,7 +41,8 @@ def cc_unit(name, deps = [], test_deps = [], srcs = None, hdrs = None, **kwargs)
             name = name + "_test",
             size = "small",
             srcs = [name + "_test.cc"],
-            deps = [":" + name, "//third_party:gtest_main"] + test_deps,
+            deps = [":" + name, "//third_party:gtest_main", "//third_party:sanitizer_runtime"] +
+                   test_deps,
         )
 
 def snare_test(name, size = "medium", data = [], deps = [], **kwargs):
@@ -58,6 +64,7 @@ def snare_test(name, size = "medium", data = [], deps = [], **kwargs):
         deps = [
             "//tests:snare_paths",
             "//third_party:gtest_main",
+            "//third_party:sanitizer_runtime",
             "//util:subprocess",
         ] + deps,
         **kwargs

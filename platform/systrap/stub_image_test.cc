@@ -99,7 +99,8 @@ TEST(StubImageTest, RodataHoldsTheSealedConstants) {
   auto layout = ParseStubLayout(image);
   ASSERT_TRUE(layout) << layout.error();
   const Elf64_Phdr* holder = nullptr;
-  for (const Elf64_Phdr& ph : ProgramHeaders(image)) {
+  const std::vector<Elf64_Phdr> phdrs = ProgramHeaders(image);  // holder points into it
+  for (const Elf64_Phdr& ph : phdrs) {
     if (ph.p_type == PT_LOAD && layout->rodata >= ph.p_vaddr &&
         layout->rodata + sizeof(StubRodata) <= ph.p_vaddr + ph.p_filesz) {
       holder = &ph;
