@@ -5,6 +5,9 @@
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/common_interface_defs.h>
 #endif
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#endif
 
 namespace snare::sentry {
 namespace {
@@ -20,6 +23,40 @@ void StartSwitch(void** fake_stack, const void* bottom, size_t size) {
 void FinishSwitch(void* fake_stack, const void** bottom, size_t* size) {
 #if defined(__SANITIZE_ADDRESS__)
   __sanitizer_finish_switch_fiber(fake_stack, bottom, size);
+#endif
+}
+
+// ThreadSanitizer keeps a shadow state per stack: each fiber gets one, and every switch
+// names the one it goes to.
+void* NewTsanFiber() {
+#if defined(__SANITIZE_THREAD__)
+  return __tsan_create_fiber(0);
+#else
+  return nullptr;
+#endif
+}
+
+void* CurrentTsanFiber() {
+#if defined(__SANITIZE_THREAD__)
+  return __tsan_get_current_fiber();
+#else
+  return nullptr;
+#endif
+}
+
+void SwitchTsanFiber(void* to) {
+#if defined(__SANITIZE_THREAD__)
+  __tsan_switch_to_fiber(to, 0);
+#else
+  (void)to;
+#endif
+}
+
+void DestroyTsanFiber(void* fiber) {
+#if defined(__SANITIZE_THREAD__)
+  if (fiber) __tsan_destroy_fiber(fiber);
+#else
+  (void)fiber;
 #endif
 }
 
@@ -40,6 +77,7 @@ struct RecordedStack {
 Task::Task(platform::Machine* machine, const platform::TrapSource& source, SyscallHandler* handler)
     : handler_(handler), generation_(source.generation) {
   context_ = machine->NewContext(source, [this] { Yield(); });
+  tsan_fiber_ = NewTsanFiber();
   fiber_ = boost::context::fiber(
       std::allocator_arg, RecordedStack{boost::context::fixedsize_stack(kStackSize), &stack_},
       [this](boost::context::fiber&& caller) {
@@ -48,6 +86,7 @@ Task::Task(platform::Machine* machine, const platform::TrapSource& source, Sysca
         Body();
         finished_ = true;
         StartSwitch(nullptr, caller_stack_, caller_stack_size_);  // this stack ends here
+        SwitchTsanFiber(tsan_caller_);
         return std::move(caller_);
       });
 }
@@ -58,15 +97,21 @@ Task::~Task() {
   if (fiber_ && !finished_) {
     void* fake_stack = nullptr;
     StartSwitch(&fake_stack, static_cast<char*>(stack_.sp) - stack_.size, stack_.size);
+    void* here = CurrentTsanFiber();
+    SwitchTsanFiber(tsan_fiber_);
     fiber_ = boost::context::fiber();
+    SwitchTsanFiber(here);
     FinishSwitch(fake_stack, nullptr, nullptr);
   }
+  DestroyTsanFiber(tsan_fiber_);
 }
 
 void Task::Resume() {
   if (finished_ || !fiber_) return;
   void* fake_stack = nullptr;
   StartSwitch(&fake_stack, static_cast<char*>(stack_.sp) - stack_.size, stack_.size);
+  tsan_caller_ = CurrentTsanFiber();
+  SwitchTsanFiber(tsan_fiber_);
   fiber_ = std::move(fiber_).resume();
   FinishSwitch(fake_stack, nullptr, nullptr);
 }
@@ -74,6 +119,7 @@ void Task::Resume() {
 void Task::Yield() {
   void* fake_stack = nullptr;
   StartSwitch(&fake_stack, caller_stack_, caller_stack_size_);
+  SwitchTsanFiber(tsan_caller_);
   caller_ = std::move(caller_).resume();
   FinishSwitch(fake_stack, &caller_stack_, &caller_stack_size_);
 }

@@ -45,6 +45,9 @@ class Task {
   boost::context::stack_context stack_;
   const void* caller_stack_ = nullptr;
   size_t caller_stack_size_ = 0;
+  // ThreadSanitizer's states for the fiber and for whoever resumed it (null without TSan).
+  void* tsan_fiber_ = nullptr;
+  void* tsan_caller_ = nullptr;
   bool finished_ = false;
 };
 
