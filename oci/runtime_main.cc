@@ -73,21 +73,32 @@ std::string Absolute(const std::string& path) {
   return realpath(path.c_str(), resolved) ? std::string(resolved) : path;
 }
 
+// A JSON object from a file (a bundle's config.json, an exec's process.json).
+std::expected<Json, std::string> ReadJsonObject(const std::string& path) {
+  auto text = util::ReadSmallFile(path, 16 << 20);
+  if (!text) return std::unexpected("cannot read " + path + ": " + text.error());
+  Json j = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) {
+    return std::unexpected(path + ": not a JSON object: " + util::JsonSyntaxError(*text));
+  }
+  return j;
+}
+
+// Whether snare-runtime already rewrote this config.
+bool Wrapped(const Json& config) {
+  return config.contains("annotations") && config["annotations"].is_object() &&
+         config["annotations"].value(kWrappedAnnotation, "") == "true";
+}
+
 // create and run: the bundle's config rewritten in place, before runc reads it.
 std::expected<void, std::string> PrepareBundle(const RuntimeCommandLine& cl,
                                                const std::string& self) {
   const std::string bundle = Absolute(cl.bundle);
   const std::string path = bundle + "/config.json";
-  auto text = util::ReadSmallFile(path, 16 << 20);
-  if (!text) return std::unexpected("cannot read " + path + ": " + text.error());
-  Json config = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
-  if (config.is_discarded() || !config.is_object()) {
-    return std::unexpected(path + ": not a JSON object: " + util::JsonSyntaxError(*text));
-  }
-  if (config.contains("annotations") && config["annotations"].is_object() &&
-      config["annotations"].value(kWrappedAnnotation, "") == "true") {
-    return {};
-  }
+  auto read = ReadJsonObject(path);
+  if (!read) return std::unexpected(read.error());
+  const Json& config = *read;
+  if (Wrapped(config)) return {};
   auto options = ReadSnareOptions(config);
   if (!options) return std::unexpected(path + ": " + options.error());
   const std::string output = OutputDirectory(*options, bundle, cl.id);
@@ -114,25 +125,20 @@ std::expected<std::vector<std::string>, std::string> PrepareExec(
     return std::unexpected("exec: runc state " + cl.id + " failed: " + r.stderr_data);
   }
   const std::string bundle = j["bundle"].get<std::string>();
-  auto text = util::ReadSmallFile(bundle + "/config.json", 16 << 20);
-  if (!text)
-    return std::unexpected("exec: cannot read " + bundle + "/config.json: " + text.error());
-  Json config = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
-  if (!config.is_object() || !config.contains("annotations") ||
-      config["annotations"].value(kWrappedAnnotation, "") != "true") {
-    return argv;  // not a container snare-runtime created
-  }
-  auto options = ReadSnareOptions(config);
+  auto config = ReadJsonObject(bundle + "/config.json");
+  if (!config) return std::unexpected("exec: " + config.error());
+  if (!Wrapped(*config)) return argv;  // not a container snare-runtime created
+  auto options = ReadSnareOptions(*config);
   if (!options) return std::unexpected(options.error());
   struct stat st;
   const bool seccomp =
       stat((OutputDirectory(*options, bundle, cl.id) + "/seccomp.json").c_str(), &st) == 0;
   const std::string tag = std::to_string(getpid());
   if (!cl.process_file.empty()) {
-    auto p = util::ReadSmallFile(cl.process_file, 4 << 20);
-    if (!p) return std::unexpected("exec: cannot read " + cl.process_file + ": " + p.error());
-    Json process = Json::parse(*p, nullptr, /*allow_exceptions=*/false);
-    if (!process.is_object() || !process.contains("args") || !process["args"].is_array()) {
+    auto read = ReadJsonObject(cl.process_file);
+    if (!read) return std::unexpected("exec: " + read.error());
+    Json process = std::move(*read);
+    if (!process.contains("args") || !process["args"].is_array()) {
       return std::unexpected("exec: " + cl.process_file + " has no \"args\" array");
     }
     process["args"] = SnareCommand(*options, seccomp, tag, process["args"]);

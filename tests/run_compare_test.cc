@@ -103,6 +103,11 @@ std::vector<CompareCase> Cases() {
       {"python_subprocess", {Cmd({"/usr/bin/python3", "-c", kPythonSubprocess})}},
       {"signals_guest", {Cmd({"@guest:signals_guest"})}},
       {"sh_exit_7", {Cmd({"sh", "-c", "exit 7"}, 7)}},
+      // /proc/self/exe names the program, not the stub: readlink, and busybox's applets,
+      // which it runs by re-executing itself through that path.
+      {"readlink_proc_self_exe", {Cmd({"readlink", "/proc/self/exe"})}},
+      {"busybox_reexec_applets",
+       {Cmd({"env", "PATH=/nonexistent", "/bin/busybox", "sh", "-c", "echo a b c | wc -w"})}},
       {"sh_kill_term_self", {Cmd({"sh", "-c", "kill -TERM $$"}, 143)}},
       {"python_files", {Cmd({"/usr/bin/python3", "@guest:files.py"})}, std::nullopt, true},
       {"tar_roundtrip",
