@@ -26,6 +26,9 @@ packages=(
   clang-format
   podman runc containerd # container engines snare-runtime is tested under
   busybox-static         # the containers' root in //tests:oci_runtime_test
+  clang-16 libclang-rt-16-dev  # libFuzzer (--config=fuzz); clang-14 lacks std::expected
+  stress-ng              # stressors run natively and under snare
+  libpython3.11-testsuite  # CPython's regression suite run under snare
 )
 
 missing=()
