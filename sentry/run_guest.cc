@@ -44,6 +44,17 @@ void ForwardToGuest(int sig) {
   if (g_init_pid > 0) kill(g_init_pid, sig);
 }
 
+// RLIMIT_CPU's soft limit: the sentry cannot go on answering, so the guest goes first, and
+// the user learns why (the default action would only say "CPU time limit exceeded").
+void StopOnCpuLimit(int sig) {
+  static const char kText[] =
+      "snare: the sentry reached its CPU time limit (RLIMIT_CPU); the guest was killed\n";
+  if (g_init_pid > 0) kill(g_init_pid, SIGKILL);
+  (void)!write(2, kText, sizeof(kText) - 1);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
 uint64_t Tsc() { return __builtin_ia32_rdtsc(); }
 
 int Fail(const std::string& message, int status = 1) {
@@ -55,7 +66,9 @@ int Fail(const std::string& message, int status = 1) {
 // about 2 s, then gives up on it: a reader that does not read (a stopped terminal, a pipe
 // nobody empties) must not keep snare from exiting. Reports the lines lost, and publishes
 // a trace file.
-TraceSink::Result FinishTrace(TraceRelay* relay, TraceSink* sink, TraceOutput* output) {
+// *failed: the trace file asked for was not written.
+TraceSink::Result FinishTrace(TraceRelay* relay, TraceSink* sink, TraceOutput* output,
+                              bool* failed) {
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now(), deadline = start + std::chrono::seconds(2);
   if (relay) relay->Stop(std::min(deadline, start + std::chrono::milliseconds(500)));
@@ -71,8 +84,9 @@ TraceSink::Result FinishTrace(TraceRelay* relay, TraceSink* sink, TraceOutput* o
     ReportOnStderr("snare: " + std::to_string(result.dropped) + " trace lines dropped (" + why +
                    ")\n");
   }
-  if (auto finished = output->Finish(/*in_use=*/result.abandoned); !finished) {
+  if (auto finished = output->Finish(/*in_use=*/result.abandoned, result.error); !finished) {
     ReportOnStderr("snare: " + finished.error() + "\n");
+    *failed = true;
   }
   return result;
 }
@@ -185,6 +199,7 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   struct sigaction forward = {};
   forward.sa_handler = ForwardToGuest;
   for (int sig : {SIGTERM, SIGHUP, SIGUSR1, SIGUSR2}) sigaction(sig, &forward, nullptr);
+  signal(SIGXCPU, StopOnCpuLimit);
   // A confined guest has a session of its own, out of reach of the terminal's SIGINT and
   // SIGQUIT: they come through the sentry, and so does whatever a container engine sends
   // its pid 1. Unconfined, they reach it through the group.
@@ -230,8 +245,12 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   const uint64_t ns1 = util::MonotonicNs(), tsc1 = Tsc();
   const double sentry_cpu1 = util::ProcessCpuSeconds();
 
+  bool trace_failed = false;
   const TraceSink::Result trace =
-      sink ? FinishTrace(relay.get(), sink.get(), &*trace_output) : TraceSink::Result{};
+      sink ? FinishTrace(relay.get(), sink.get(), &*trace_output, &trace_failed)
+           : TraceSink::Result{};
+  // An output the user asked for and did not get fails a run that otherwise succeeded.
+  if (trace_failed && status == 0) status = 1;
   if (config.stats != RunConfig::StatsFormat::kNone) {
     double ns_per_tick = tsc1 > tsc0 ? static_cast<double>(ns1 - ns0) / (tsc1 - tsc0) : 0;
     // The sentry's own counts only where it answered the traps (systrap).

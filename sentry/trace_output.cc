@@ -61,7 +61,8 @@ TraceOutput::TraceOutput(TraceOutput&& other) noexcept
 }
 
 TraceOutput::~TraceOutput() {
-  if (!finished_) (void)Finish(/*in_use=*/false);
+  // Unfinished: the run failed before its end. The unpublished file goes with file_.
+  if (!finished_ && !file_ && fd_ >= 0) close(fd_);
 }
 
 std::expected<TraceOutput, std::string> TraceOutput::Open(const std::string& path) {
@@ -93,11 +94,15 @@ std::expected<TraceOutput, std::string> TraceOutput::Open(const std::string& pat
   return TraceOutput(fd, std::move(*file));
 }
 
-std::expected<void, std::string> TraceOutput::Finish(bool in_use) {
+std::expected<void, std::string> TraceOutput::Finish(bool in_use, int write_error) {
   if (finished_) return {};
   finished_ = true;
   std::expected<void, std::string> result;
-  if (file_) {
+  if (file_ && write_error) {
+    result = std::unexpected("the trace file '" + file_->path() + "' was not written: " +
+                             strerror(write_error) + "; nothing was left in its place");
+    file_.reset();  // the failed write ended the writer: nobody else uses the fd
+  } else if (file_) {
     // No fsync: a trace is not worth making snare's exit wait for the disk.
     result = file_->Publish(/*sync=*/false);
     if (!result) {

@@ -11,7 +11,9 @@
 //   plants at PATH is replaced, not followed. The cost: the trace appears only at the end
 //   (`tail -f` shows nothing), and a snare killed by SIGKILL leaves none; a run that ends
 //   any other way (the guest's exit, a signal forwarded to it) publishes it. Where the
-//   filesystem has no O_TMPFILE the file has a random visible name until then.
+//   filesystem has no O_TMPFILE the file has a random visible name until then. A trace
+//   that lost lines to a failed write (a full disk), or a run that never finished it, is
+//   not put at PATH: a file there is always the whole trace.
 // Special files: an existing FIFO at PATH, and paths under /dev and /proc (the user's own
 //   descriptors and devices: /dev/stderr, /dev/fd/N, bash's >(...)), are opened as they are
 //   (never created or truncated); /dev/std{out,err}, /dev/fd/N and /proc/self/fd/N are
@@ -38,9 +40,10 @@ class TraceOutput {
   int fd() const { return fd_; }
   bool is_terminal() const { return terminal_; }
 
-  // Publishes a trace file. `in_use`: a writer thread may still write to the fd, so it is
-  // never closed. Returns what went wrong, for the user (with where the trace is instead).
-  std::expected<void, std::string> Finish(bool in_use);
+  // Publishes a trace file, or, when writing it failed with `write_error` (an errno, 0 for
+  // none), removes it. `in_use`: a writer thread may still write to the fd, so it is never
+  // closed. Returns what went wrong, for the user (with where the trace is instead).
+  std::expected<void, std::string> Finish(bool in_use, int write_error = 0);
 
  private:
   TraceOutput(int fd, std::optional<util::PendingFile> file);

@@ -4,7 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -39,6 +41,31 @@ TEST_F(TraceOutputTest, FileCannotBeTruncatedOrRedirectedByName) {
   EXPECT_EQ(Read(victim), "victim\n");
   EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(path)));
   EXPECT_EQ(Read(path), "line 1\nline 2\n");
+}
+
+// A write that failed (a full disk) cut the trace short: nothing is put at PATH, not even
+// the part written before the failure, and no temporary stays beside it.
+TEST_F(TraceOutputTest, TraceCutShortIsNotPublished) {
+  const fs::path path = dir_ / "trace.txt";
+  auto output = TraceOutput::Open(path.string());
+  ASSERT_TRUE(output) << output.error();
+  ASSERT_EQ(write(output->fd(), "the first half of a li", 22), 22);
+  auto finished = output->Finish(/*in_use=*/false, ENOSPC);
+  ASSERT_FALSE(finished);
+  EXPECT_NE(finished.error().find(path.string()), std::string::npos) << finished.error();
+  EXPECT_NE(finished.error().find(strerror(ENOSPC)), std::string::npos) << finished.error();
+  EXPECT_TRUE(fs::is_empty(dir_)) << "left: " << fs::directory_iterator(dir_)->path();
+}
+
+// A run that failed before its end (its trace never finished) leaves no file.
+TEST_F(TraceOutputTest, UnfinishedTraceLeavesNothing) {
+  const fs::path path = dir_ / "trace.txt";
+  {
+    auto output = TraceOutput::Open(path.string());
+    ASSERT_TRUE(output) << output.error();
+    ASSERT_EQ(write(output->fd(), "line\n", 5), 5);
+  }
+  EXPECT_TRUE(fs::is_empty(dir_)) << "left: " << fs::directory_iterator(dir_)->path();
 }
 
 // The target became a directory: the trace is kept elsewhere and the message says where.

@@ -32,18 +32,6 @@ std::vector<ProcessInfo> Sleepers(const std::string& marker) {
   return out;
 }
 
-// Polls until no live process carries `marker` or `limit` passes; returns the survivors.
-std::vector<ProcessInfo> WaitUntilGone(const std::string& marker, Clock::duration limit) {
-  const Clock::time_point end = Clock::now() + limit;
-  std::vector<ProcessInfo> left;
-  do {
-    left = ProcessesWithEnv(marker);
-    if (left.empty()) break;
-    std::this_thread::sleep_for(milliseconds(50));
-  } while (Clock::now() < end);
-  return left;
-}
-
 class LifetimeTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <thread>
 
 namespace snare::tests {
 namespace {
@@ -122,6 +123,18 @@ std::string DescribeProcesses(const std::vector<ProcessInfo>& processes) {
 
 void KillProcesses(const std::vector<ProcessInfo>& processes) {
   for (const ProcessInfo& p : processes) kill(p.pid, SIGKILL);
+}
+
+std::vector<ProcessInfo> WaitUntilGone(std::string_view env_entry,
+                                       std::chrono::steady_clock::duration limit) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  std::vector<ProcessInfo> left;
+  do {
+    left = ProcessesWithEnv(env_entry);
+    if (left.empty()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  } while (std::chrono::steady_clock::now() < end);
+  return left;
 }
 
 }  // namespace snare::tests

@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,10 @@ std::vector<ProcessInfo> WithEnv(const std::vector<ProcessInfo>& processes,
 
 // One line per process: "pid=.. state=.. exe=.. cmdline=..".
 std::string DescribeProcesses(const std::vector<ProcessInfo>& processes);
+
+// Polls until no live process carries `env_entry` or `limit` passes; returns the survivors.
+std::vector<ProcessInfo> WaitUntilGone(std::string_view env_entry,
+                                       std::chrono::steady_clock::duration limit);
 
 // SIGKILLs each process (cleanup after a failed check).
 void KillProcesses(const std::vector<ProcessInfo>& processes);
