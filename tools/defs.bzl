@@ -69,3 +69,47 @@ def snare_test(name, size = "medium", data = [], deps = [], **kwargs):
         ] + deps,
         **kwargs
     )
+
+# --config=fuzz (.bazelrc) links libFuzzer's driver; fuzz/fuzz_main.cc calls it.
+LIBFUZZER = "/usr/lib/llvm-16/lib/clang/16/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a"
+
+def snare_fuzzer(name, deps = [], runs = 100000, max_total_time = 20, **kwargs):
+    """A fuzz target NAME.cc (LLVMFuzzerTestOneInput) with its seed corpus corpus/NAME/.
+
+    Under the default build it is a test that replays the corpus; under --config=fuzz it
+    fuzzes from the corpus for `runs` inputs (or max_total_time seconds) and fails on a crash,
+    leak or timeout, printing libFuzzer's final stats (exec/s, coverage) to the test log.
+
+    Args:
+      name: the target, its source NAME.cc and its corpus folder.
+      deps: what NAME.cc fuzzes.
+      runs: libFuzzer's -runs under --config=fuzz.
+      max_total_time: libFuzzer's -max_total_time bound, in seconds.
+      **kwargs: passed to the cc_test.
+    """
+    corpus = "corpus/" + name
+    native.cc_test(
+        name = name,
+        size = "small",  # under --config=fuzz, max_total_time bounds it
+        srcs = [name + ".cc", "fuzz_main.cc"],
+        data = native.glob([corpus + "/**"]),
+        args = select({
+            "//fuzz:fuzzing": [
+                "-runs=%d" % runs,
+                "-max_total_time=%d" % max_total_time,
+                "-timeout=10",
+                "-rss_limit_mb=4096",
+            ],
+            "//conditions:default": [],
+        }) + [native.package_name() + "/" + corpus],
+        local_defines = select({
+            "//fuzz:fuzzing": ["SNARE_LIBFUZZER"],
+            "//conditions:default": [],
+        }),
+        linkopts = select({
+            "//fuzz:fuzzing": [LIBFUZZER],
+            "//conditions:default": [],
+        }),
+        deps = deps + ["//third_party:sanitizer_runtime"],
+        **kwargs
+    )

@@ -33,6 +33,8 @@ LAYERS = [
     ["//rules"],
     # Guest programs and the syscall suite the integration tests run.
     ["//tests/guests", "//tests/syscalls"],
+    # Fuzzers of the input surfaces: the shared region, the ELF loader, the parsers, trace lines.
+    ["//fuzz"],
     # Integration tests.
     ["//tests"],
 ]

@@ -50,7 +50,8 @@ size_t FormatTraceLine(char* buf, size_t cap, const TraceCall& call, bool has_re
       case ArgKind::kPath:
         if (a == 0) {
           w.Str("NULL");
-        } else if (strings_used < 2 && call.strings[strings_used]) {
+        } else if (strings_used < 2 && call.strings[strings_used] && call.string_max) {
+          // string_max - 1 bytes at most: the copy's last byte is its terminator.
           w.Quoted(call.strings[strings_used], call.string_max - 1);
         } else {
           w.Hex(a);

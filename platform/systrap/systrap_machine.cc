@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -131,8 +132,25 @@ int SystrapMachine::TakeNotifyListener(int timeout_ms) {
   return listener;
 }
 
+// The header's slots_high is the guest's to write: the sentry's own only goes up.
 uint32_t SystrapMachine::SlotsHigh() const {
-  return std::min(Load(header_->slots_high), kMaxSlots);
+  slots_high_ = std::max(slots_high_, std::min(Load(header_->slots_high), kMaxSlots));
+  return slots_high_;
+}
+
+// A slot whose first page was never written is free: mincore tells without reading it
+// (which would fault in a page of zeros per slot).
+void SystrapMachine::FindHiddenSlots() {
+  constexpr size_t kPagesPerSlot = sizeof(Slot) / 4096;
+  static_assert(sizeof(Slot) % 4096 == 0);
+  unsigned char resident[kMaxSlots * kPagesPerSlot];
+  if (mincore(SlotAt(region_.base(), 0), sizeof(Slot) * kMaxSlots, resident) != 0) return;
+  for (uint32_t i = kMaxSlots; i-- > slots_high_;) {
+    if ((resident[i * kPagesPerSlot] & 1) && Load(SlotAt(region_.base(), i)->state) != kSlotFree) {
+      slots_high_ = i + 1;
+      return;
+    }
+  }
 }
 
 bool SystrapMachine::CollectTraps(std::vector<platform::TrapSource>* ready) {
@@ -204,6 +222,7 @@ void SystrapMachine::Idle(std::vector<uint32_t>* gone) {
   const uint64_t now = util::MonotonicNs();
   if (now - last_reap_ns_ >= kReapIntervalNs) {
     last_reap_ns_ = now;
+    FindHiddenSlots();
     const size_t before = gone->size();
     FindGone(gone);
     if (gone->size() != before) return;  // the caller releases them, then comes back

@@ -51,6 +51,11 @@ class SystrapMachine : public platform::Machine {
   // The socket pair the first guest process hands its seccomp listener over (-1: none).
   void SetNotifySockets(int sentry_end, int guest_end);
 
+  // Finds claimed slots above the header's slots_high, which the stub only raises but a
+  // guest may lower: the scans then cover them again (their requests are collected, their
+  // dead threads' slots freed). Idle calls it every reap interval.
+  void FindHiddenSlots();
+
  private:
   uint32_t SlotsHigh() const;
   void Sleep();
@@ -72,6 +77,8 @@ class SystrapMachine : public platform::Machine {
   const uint32_t spin_iterations_;
   const bool trace_;
   uint32_t idle_ = 0;
+  // The highest slots_high seen or slot found claimed: the header's may go down.
+  mutable uint32_t slots_high_ = 0;
   uint64_t last_reap_ns_ = 0;
   SpinWindow window_;
   const bool adaptive_;              // spin on after the fixed count (systrap, spinning, > 1 CPU)

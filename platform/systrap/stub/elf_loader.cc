@@ -65,18 +65,40 @@ long LoadElf(int fd, LoadedElf* out) {
     if (ph[i].p_type != PT_LOAD) continue;
     if (ph[i].p_filesz > ph[i].p_memsz) return -ENOEXEC;
     if ((ph[i].p_vaddr - ph[i].p_offset) % kPage) return -ENOEXEC;
-    if (ph[i].p_vaddr + ph[i].p_memsz < ph[i].p_vaddr) return -ENOEXEC;
+    // Nor may the end rounded up to a page wrap: a segment left out of [lo, hi) would be
+    // mapped (MAP_FIXED) past the reservation, over whatever lies there.
+    constexpr uint64_t kLastPage = ~0ull - (kPage - 1);
+    if (ph[i].p_vaddr > kLastPage || ph[i].p_memsz > kLastPage - ph[i].p_vaddr) return -ENOEXEC;
+    if (ph[i].p_filesz) {
+      // The file must hold the segment's bytes: the bss is cleared from the page of its last
+      // byte, which past the end of the file is not there (SIGBUS, not an error).
+      const uint64_t last = ph[i].p_offset + ph[i].p_filesz - 1;
+      if (last < ph[i].p_offset) return -ENOEXEC;
+      char byte;
+      r = PreadAll(fd, &byte, 1, static_cast<long>(last));
+      if (r < 0) return r;
+    }
     if (PageDown(ph[i].p_vaddr) < lo) lo = PageDown(ph[i].p_vaddr);
     if (PageUp(ph[i].p_vaddr + ph[i].p_memsz) > hi) hi = PageUp(ph[i].p_vaddr + ph[i].p_memsz);
   }
   if (lo >= hi) return -ENOEXEC;
 
+  // The whole image is reserved first, so that the segments' MAP_FIXED mappings replace only
+  // the reservation: an ET_EXEC's addresses are the file's to choose, and as the kernel's
+  // binfmt_elf does, a range already in use (the stub's stack, the vDSO) fails with EEXIST
+  // instead of being mapped over.
   uint64_t bias = 0;
+  if (eh.e_type == ET_EXEC && HitsSnare(lo, hi)) return -ENOMEM;
+  long base =
+      Sys(__NR_mmap, eh.e_type == ET_DYN ? 0 : static_cast<long>(lo), static_cast<long>(hi - lo),
+          PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | (eh.e_type == ET_DYN ? 0 : MAP_FIXED_NOREPLACE),
+          -1, 0);
+  if (base < 0) return base;
   if (eh.e_type == ET_DYN) {
-    long base = Sys(__NR_mmap, 0, static_cast<long>(hi - lo), PROT_NONE,
-                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (base < 0) return base;
     bias = static_cast<uint64_t>(base) - lo;
+  } else if (static_cast<uint64_t>(base) != lo) {  // a kernel without MAP_FIXED_NOREPLACE
+    Sys(__NR_munmap, base, static_cast<long>(hi - lo));
+    return -EEXIST;
   }
   if (HitsSnare(lo + bias, hi + bias)) return -ENOMEM;
 

@@ -20,10 +20,16 @@ inline long RawSyscall6(long nr, long a0, long a1, long a2, long a3, long a4, lo
   return ret;
 }
 
+#ifdef SNARE_STUB_HOSTED
+// The hosted build of stub code for fuzzing (//fuzz:elf_loader_fuzzer) defines Sys itself,
+// serving mappings inside an arena so that a fixed mapping cannot clobber the fuzzer.
+long Sys(long nr, long a0 = 0, long a1 = 0, long a2 = 0, long a3 = 0, long a4 = 0, long a5 = 0);
+#else
 inline long Sys(long nr, long a0 = 0, long a1 = 0, long a2 = 0, long a3 = 0, long a4 = 0,
                 long a5 = 0) {
   return RawSyscall6(nr, a0, a1, a2, a3, a4, a5);
 }
+#endif
 
 template <typename T>
 inline long P(T* p) {
