@@ -61,7 +61,9 @@ bool TouchesReservedFd(const PolicyContext& ctx, const SyscallInfo& info, const 
 bool TouchesProtectedMemory(const PolicyContext& ctx, uint64_t nr, const uint64_t* a) {
   switch (nr) {
     case __NR_mmap:
-      return (a[3] & MAP_FIXED) && Overlaps(ctx, a[0], a[1]);
+      // Fixed, fixed without replacing, or a hint: where the protected ranges have unmapped
+      // holes, the kernel would place the guest's mapping there (a hint is taken when free).
+      return a[0] != 0 && Overlaps(ctx, a[0], a[1]);
     case __NR_munmap:
     case __NR_mprotect:
     case __NR_pkey_mprotect:

@@ -205,9 +205,14 @@ TEST_F(SyscallPolicyTest, MmapFixedOverProtectedMemory) {
   EXPECT_TRUE(Returns(
       Decide(__NR_mmap, {kStubStart - 4096, 8192, 3, MAP_FIXED | kMapPrivateAnon, ~0ull, 0}),
       -EPERM));
-  // A hint is only a hint: the kernel picks another place.
+  // MAP_FIXED_NOREPLACE and a bare hint land in an unmapped hole of a protected range.
+  EXPECT_TRUE(Returns(
+      Decide(__NR_mmap, {0x7e0000001000, 4096, 3, MAP_FIXED_NOREPLACE | kMapPrivateAnon, ~0ull, 0}),
+      -EPERM));
   EXPECT_TRUE(
-      IsPassthrough(Decide(__NR_mmap, {0x7e0000001000, 4096, 3, kMapPrivateAnon, ~0ull, 0})));
+      Returns(Decide(__NR_mmap, {0x7e0000001000, 4096, 3, kMapPrivateAnon, ~0ull, 0}), -EPERM));
+  // No address: the kernel's choice.
+  EXPECT_TRUE(IsPassthrough(Decide(__NR_mmap, {0, 4096, 3, kMapPrivateAnon, ~0ull, 0})));
   // Adjacent ranges are fine.
   EXPECT_TRUE(IsPassthrough(
       Decide(__NR_mmap, {kStubStart - 4096, 4096, 3, MAP_FIXED | kMapPrivateAnon, ~0ull, 0})));
