@@ -95,6 +95,41 @@ CheckResult DepthSweepBody(const Settings& settings) {
                     " traps each; " + medians};
 }
 
+// The ordinary signal path, which a reservation for forced signals leaves alone and a
+// per-CPU rlimit count changes: a signal queued to oneself with rt_sigqueueinfo (charged to
+// RLIMIT_SIGPENDING at every user-namespace level) and dequeued by sigtimedwait. Returns
+// ns per pair for each batch; *wrong counts pairs that failed.
+std::vector<double> TimeSigqueuePairs(long pairs, int reps, long* wrong) {
+  sigset_t set, old;
+  sigemptyset(&set);
+  sigaddset(&set, SIGRTMIN);
+  sigprocmask(SIG_BLOCK, &set, &old);
+  siginfo_t info = {};
+  info.si_signo = SIGRTMIN;
+  info.si_code = SI_QUEUE;
+  info.si_pid = getpid();
+  info.si_uid = getuid();
+  const timespec zero = {};
+  auto loop = [&](long n) {
+    for (long i = 0; i < n; ++i) {
+      siginfo_t copy = info;  // the kernel may write it
+      if (syscall(SYS_rt_sigqueueinfo, info.si_pid, SIGRTMIN, &copy) != 0 ||
+          syscall(SYS_rt_sigtimedwait, &set, nullptr, &zero, sizeof(uint64_t)) != SIGRTMIN) {
+        ++*wrong;
+      }
+    }
+  };
+  loop(std::max(1L, pairs / 10));
+  std::vector<double> samples;
+  for (int r = 0; r < reps; ++r) {
+    double t0 = NowNs();
+    loop(pairs);
+    samples.push_back((NowNs() - t0) / static_cast<double>(pairs));
+  }
+  sigprocmask(SIG_SETMASK, &old, nullptr);
+  return samples;
+}
+
 CheckResult LadderBody(const Settings& settings) {
   const long real_ppid = snare_lab_raw_syscall0(__NR_getppid);
   const std::string params = "{\"syscall\":\"getppid\"}";
@@ -103,12 +138,16 @@ CheckResult LadderBody(const Settings& settings) {
   std::vector<double> native = TimeBatches(settings.batch * 10, settings.reps, real_ppid, &wrong);
   EmitResult("ladder", "native", params, "ns/call", native, 1);
   if (wrong != 0) return {false, std::to_string(wrong) + " native getppid calls returned junk"};
+  std::vector<double> queued = TimeSigqueuePairs(settings.batch, settings.reps, &wrong);
+  EmitResult("ladder", "sigqueue", "{\"syscall\":\"rt_sigqueueinfo+rt_sigtimedwait\"}", "ns/call",
+             queued, 1);
+  if (wrong != 0) return {false, std::to_string(wrong) + " sigqueue/sigtimedwait pairs failed"};
   if (auto r = InstallFloorTrap(); !r) return {false, r.error()};
   std::vector<double> floor = TimeBatches(settings.batch, settings.reps, kTrapMagic, &wrong);
   EmitResult("ladder", "signal-floor", params, "ns/call", floor, 1);
   if (wrong != 0) return {false, std::to_string(wrong) + " calls did not trap"};
   return {true, "getppid median " + Fixed(Median(native)) + " ns native, " + Fixed(Median(floor)) +
-                    " ns trapped"};
+                    " ns trapped; sigqueue+dequeue " + Fixed(Median(queued)) + " ns"};
 }
 
 // --- contention ---------------------------------------------------------------------

@@ -178,11 +178,20 @@ std::expected<KernelBuild, std::string> BuildKernel(
   long jobs = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
   say("make -j" + std::to_string(jobs) + " bzImage");
   int lines = 0;
+  // A parallel make's last lines are other jobs finishing: keep the compiler's errors.
+  std::string errors;
+  int error_lines = 0;
   r = RunStreaming({"make", "-j" + std::to_string(jobs), "bzImage"}, src, 3600,
                    [&](const std::string& l) {
                      if (++lines % 25 == 0) say("make: " + l.substr(0, 60));
+                     if (l.find("error:") != std::string::npos && ++error_lines <= 10) {
+                       errors += l + "\n";
+                     }
                    });
-  if (r.status != 0) return fail("build", "make bzImage failed:\n" + r.tail);
+  if (r.status != 0) {
+    return fail("build",
+                "make bzImage failed:\n" + errors + (errors.empty() ? "" : "...\n") + r.tail);
+  }
   const std::string staged = tmp + "/entry";
   if (!MakeDirs(staged) ||
       RunStreaming({"cp", src + "/arch/x86/boot/bzImage", src + "/.config", staged}, "", 60,
