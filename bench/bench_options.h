@@ -8,6 +8,8 @@
 //   workloads   the seed threads' benchmarks natively and under both platforms
 //   peers       runsc --platform=ptrace, proot and strace -f beside snare
 //   memory      the sentry's memory per guest thread
+//   cpython     CPython's regression suite per module, natively and under the three
+//               platforms (the default profile), test by test; only when --suites names it
 #ifndef SNARE_BENCH_BENCH_OPTIONS_H_
 #define SNARE_BENCH_BENCH_OPTIONS_H_
 
@@ -28,10 +30,14 @@ struct BenchOptions {
   int max_tasks = 0;  // 0: online CPUs
   int reps = 7;
   bool json = false;
+  std::vector<std::string> cpython_modules;  // empty: CpythonModules()
+  std::string cpython_logs;  // where to keep each module's -v output and XML; empty: nowhere
 };
 
 const std::vector<std::string>& SuiteNames();
 const std::vector<std::string>& RungNames();
+// The regression-test modules the cpython suite runs: those that exercise the kernel interface.
+const std::vector<std::string>& CpythonModules();
 
 }  // namespace snare::bench
 

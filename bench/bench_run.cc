@@ -55,6 +55,9 @@ std::expected<std::vector<results::BenchRow>, std::string> Measure(
         if (!values.empty()) row.params[name] = fmt::format("{:.6g}", results::Median(values));
       }
     }
+    if (steps[i].texts) {
+      for (const auto& [name, text] : *steps[i].texts) row.params[name] = text;
+    }
     rows.push_back(std::move(row));
   }
   return rows;
@@ -86,6 +89,7 @@ int RunBench(const BenchOptions& options, const std::string& command_line) {
   if (suites.count("peers")) AddPeerSuite(context, &steps);
   if (suites.count("programs")) AddProgramSuite(context, &steps);
   if (suites.count("memory")) AddMemorySuite(context, &steps);
+  if (suites.count("cpython")) AddCpythonSuite(context, &steps);
   auto rows = Measure(steps, options.reps);
   if (!rows) {
     fprintf(stderr, "\nsnare bench: %s (nothing stored)\n", rows.error().c_str());

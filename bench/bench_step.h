@@ -22,6 +22,8 @@ struct BenchStep {
   // Side figures `measure` records per repetition (e.g. the stub's mean trap cost); each
   // one's median is stored as a param of the row, next to its value.
   std::shared_ptr<std::map<std::string, std::vector<double>>> figures;
+  // Side texts (e.g. the names of failed tests); the last repetition's are stored as params.
+  std::shared_ptr<std::map<std::string, std::string>> texts;
 };
 
 }  // namespace snare::bench

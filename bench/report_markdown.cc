@@ -341,6 +341,56 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
   return out + ".\n\n";
 }
 
+// Per module: passed/failed/skipped on each platform, the wall time's ratio to native, then
+// the tests each platform lost (passed natively, not there).
+std::string CpythonSection(const std::vector<const BenchRow*>& rows) {
+  std::vector<std::string> modules;
+  std::vector<std::string> platforms = {"native", "systrap", "inproc", "systrap-patch"};
+  for (const BenchRow* row : rows) {
+    AddOnce(modules, row->name);
+    AddOnce(platforms, row->platform);
+  }
+  std::vector<std::vector<std::string>> table;
+  std::string lost;
+  for (const auto& module : modules) {
+    std::map<std::string, const BenchRow*> by_platform;
+    for (const BenchRow* row : rows) {
+      if (row->name == module) by_platform.emplace(row->platform, row);
+    }
+    std::vector<std::string> line = {module};
+    for (const auto& p : platforms) {
+      const BenchRow* row = OnPlatform(by_platform, p);
+      line.push_back(row ? Param(*row, "passed") + "/" + Param(*row, "failed") + "/" +
+                               Param(*row, "skipped") +
+                               (Param(*row, "xml").empty() ? "" : " (no XML)")
+                         : "");
+    }
+    const BenchRow* native = OnPlatform(by_platform, "native");
+    line.push_back(native ? fmt::format("{:.1f}", native->value / 1e3) : "");
+    for (const auto& p : platforms) {
+      if (p == "native") continue;
+      const BenchRow* row = OnPlatform(by_platform, p);
+      line.push_back(native && row ? FormatRatio(Ratio(row->value, native->value)) : "");
+      if (row && !Param(*row, "lost_tests").empty()) {
+        lost += "- " + module + " on " + p + ": " + Param(*row, "lost_tests") + "\n";
+      }
+    }
+    table.push_back(line);
+  }
+  std::vector<std::string> header = {"module"};
+  for (const auto& p : platforms) header.push_back(p + " p/f/s");
+  header.push_back("native s");
+  for (const auto& p : platforms) {
+    if (p != "native") header.push_back(p + "/native");
+  }
+  std::string align(header.size(), 'r');
+  align.front() = 'l';
+  std::string out = MarkdownTable(header, table, align) + "\n";
+  out += "p/f/s: tests passed/failed/skipped; a test whose subtests failed counts as failed.\n\n";
+  if (lost.empty()) return out + "Every test that passed natively passed on every platform.\n\n";
+  return out + "Passed natively, not on the platform:\n\n" + lost + "\n";
+}
+
 std::string OtherSection(const std::vector<const BenchRow*>& rows) {
   std::vector<std::vector<std::string>> table;
   for (const BenchRow* row : rows) {
@@ -379,6 +429,8 @@ std::string RenderMarkdown(const BenchRun& run) {
       out += PeerSection(rows);
     } else if (suite == "programs") {
       out += ProgramSection(rows, run);
+    } else if (suite == "cpython") {
+      out += CpythonSection(rows);
     } else {
       out += OtherSection(rows);
     }

@@ -27,6 +27,9 @@ void AddPeerSuite(BenchContext& context, std::vector<BenchStep>* steps);
 void AddProgramSuite(BenchContext& context, std::vector<BenchStep>* steps);
 // The sentry's memory per guest thread.
 void AddMemorySuite(BenchContext& context, std::vector<BenchStep>* steps);
+// CPython's regression suite per module, natively and under the three platforms (sandbox
+// profile), compared test by test.
+void AddCpythonSuite(BenchContext& context, std::vector<BenchStep>* steps);
 
 }  // namespace snare::bench
 

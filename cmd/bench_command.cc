@@ -1,5 +1,6 @@
 #include "cmd/bench_command.h"
 
+#include <filesystem>
 #include <optional>
 #include <set>
 
@@ -12,7 +13,8 @@ namespace {
 
 constexpr const char* kUsage =
     "snare bench [--quick] [--db=PATH] [--suites=LIST] [--rungs=LIST] [--syscalls=LIST]\n"
-    "                   [--max-depth=N] [--depth-step=N] [--max-tasks=N] [--reps=N] [--json]";
+    "                   [--max-depth=N] [--depth-step=N] [--max-tasks=N] [--reps=N] [--json]\n"
+    "                   [--cpython-modules=LIST] [--cpython-logs=DIR]";
 
 std::string Join(const std::vector<std::string>& names) {
   std::string out;
@@ -29,12 +31,13 @@ std::expected<bench::BenchOptions, ParseExit> ParseBenchArgs(const std::vector<s
       "snare bench");
   SetUpApp(app, kUsage);
   bench::BenchOptions o;
-  std::string suites, rungs, subjects;
+  std::string suites, rungs, subjects, cpython_modules;
   app.add_flag("--quick", o.quick, "fewer repetitions and points; under a minute on 2 cores");
   app.add_option("--db", o.db, "the results database (default ~/.local/share/snare/results.db)")
       ->option_text("PATH");
   app.add_option("--suites", suites,
-                 "comma-separated: " + Join(bench::SuiteNames()) + " (default: all)")
+                 "comma-separated: " + Join(bench::SuiteNames()) +
+                     " (default: all but cpython, which takes hours)")
       ->option_text("LIST");
   app.add_option("--rungs", rungs, "ladder rungs: " + Join(bench::RungNames()) + " (default: all)")
       ->option_text("LIST");
@@ -48,6 +51,13 @@ std::expected<bench::BenchOptions, ParseExit> ParseBenchArgs(const std::vector<s
       ->option_text("N");
   app.add_option("--reps", o.reps, "interleaved repetitions per point (default 7, 3 with --quick)")
       ->option_text("N");
+  app.add_option("--cpython-modules", cpython_modules,
+                 "the cpython suite's regression-test modules (default: all of " +
+                     Join(bench::CpythonModules()) + ")")
+      ->option_text("LIST");
+  app.add_option("--cpython-logs", o.cpython_logs,
+                 "keep each cpython run's -v output and junit XML in this directory")
+      ->option_text("DIR");
   app.add_flag("--json", o.json, "print the stored run as JSON instead of Markdown");
   if (auto parsed = ParseArgs(app, args); !parsed) return std::unexpected(parsed.error());
 
@@ -70,6 +80,22 @@ std::expected<bench::BenchOptions, ParseExit> ParseBenchArgs(const std::vector<s
     }
     if (std::string error = CheckList(l.flag, l.value, l.known); !error.empty()) return fail(error);
     for (const std::string& item : SplitList(l.value)) l.out->insert(item);
+  }
+  if (!app.count("--suites")) o.suites.erase("cpython");
+  if (app.count("--cpython-modules")) {
+    if (std::string error =
+            CheckList("--cpython-modules", cpython_modules, bench::CpythonModules());
+        !error.empty()) {
+      return fail(error);
+    }
+    o.cpython_modules = SplitList(cpython_modules);
+  }
+  if (!o.cpython_logs.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(o.cpython_logs, error);
+    if (error)
+      return fail("--cpython-logs: cannot make " + o.cpython_logs + ": " + error.message());
+    o.cpython_logs = std::filesystem::absolute(o.cpython_logs).string();
   }
   auto range = [&](const char* flag, int v, int lo, int hi,
                    const std::string& why = "") -> std::optional<ParseExit> {

@@ -4,6 +4,7 @@
 #include <linux/sched.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -43,6 +44,18 @@ void KillRemainingChildren() {
   }
 }
 
+// A pid namespace with the host's /proc shows the guest other processes under its own pids
+// (CPython's pidfd_send_signal on open("/proc/<getpid()>") fails with EINVAL: that pidfd is
+// a host process). A private mount namespace with a procfs of the new pid namespace mends
+// that. Best effort: where the kernel refuses (in a container whose /proc is partly masked),
+// the guest keeps the host's /proc.
+void MountOwnProc() {
+  if (unshare(CLONE_NEWNS) != 0) return;
+  // Nothing mounted here may reach the host's mount namespace.
+  if (mount(nullptr, "/", nullptr, MS_REC | MS_SLAVE, nullptr) != 0) return;
+  mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr);
+}
+
 // The unconfined launch's init: pid 1 of a new pid namespace when the kernel allows it.
 [[noreturn]] void PlainInitMain(const LaunchSpec& spec, GuestExec& exec, bool own_ns,
                                 int lifeline) {
@@ -52,7 +65,11 @@ void KillRemainingChildren() {
   pollfd alive = {lifeline, 0, 0};
   if (poll(&alive, 1, 0) > 0 && (alive.revents & (POLLHUP | POLLERR))) _exit(128 + SIGKILL);
   close(lifeline);
-  if (!own_ns) prctl(PR_SET_CHILD_SUBREAPER, 1);
+  if (own_ns) {
+    MountOwnProc();
+  } else {
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+  }
   pid_t guest = fork();
   if (guest < 0) Die("fork", strerror(errno));
   if (guest == 0) {

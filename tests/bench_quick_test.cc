@@ -121,6 +121,42 @@ TEST(BenchQuickTest, BadNamesAndDepthsAreRefusedBeforeMeasuring) {
   EXPECT_NE(access(db.c_str(), F_OK), 0) << "a refused run created the database";
 }
 
+// The cpython suite (not in the default set): one small module natively and on the three
+// platforms, its tests counted and compared one by one.
+TEST(BenchQuickTest, CpythonSuiteComparesAModuleTestByTest) {
+  if (access("/usr/lib/python3.11/test/test_select.py", R_OK) != 0) {
+    GTEST_SKIP() << "CPython's regression suite is not installed (tools/setup.sh)";
+  }
+  const std::string dir = MakeTempDir("bench-cpython");
+  util::SubprocessResult bench =
+      RunSnare({"bench", "--suites=cpython", "--cpython-modules=test_select",
+                "--cpython-logs=" + dir + "/logs", "--db=" + dir + "/results.db", "--json"},
+               600);
+  ASSERT_EQ(bench.status, 0) << bench.Describe();
+  auto j = nlohmann::json::parse(bench.stdout_data, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << bench.stdout_data;
+  std::set<std::string> platforms;
+  for (const auto& row : j["rows"]) {
+    ASSERT_EQ(row["suite"], "cpython") << row.dump();
+    EXPECT_EQ(row["name"], "test_select") << row.dump();
+    platforms.insert(row["platform"].get<std::string>());
+    const auto& params = row["params"];
+    ASSERT_TRUE(params.contains("passed")) << row.dump();
+    EXPECT_GT(std::stod(params["passed"].get<std::string>()), 0) << row.dump();
+    EXPECT_EQ(params["failed"], "0") << row.dump();
+    if (row["platform"] != "native") {
+      EXPECT_EQ(params["lost"], "0") << row.dump();
+      EXPECT_EQ(params["profile"], "sandbox") << row.dump();
+    }
+  }
+  EXPECT_EQ(platforms, (std::set<std::string>{"native", "systrap", "inproc", "systrap-patch"}));
+  EXPECT_FALSE(ReadFile(dir + "/logs/test_select-systrap.xml").empty());
+  util::SubprocessResult bad = RunSnare(
+      {"bench", "--suites=cpython", "--cpython-modules=test_nonesuch", "--db=" + dir + "/x"});
+  EXPECT_EQ(bad.status, 2) << bad.Describe();
+  EXPECT_NE(bad.stderr_data.find("test_nonesuch"), std::string::npos) << bad.stderr_data;
+}
+
 TEST(BenchQuickTest, UnwritableOrCorruptDatabaseIsLeftAlone) {
   util::SubprocessResult unwritable =
       RunSnare({"bench", "--quick", "--db=/proc/self/no/such/results.db"});

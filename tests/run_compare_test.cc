@@ -97,6 +97,9 @@ std::vector<CompareCase> Cases() {
       {"env_sh_echo", {Cmd({"env", "X=1", "sh", "-c", "echo $X"})}},
       {"seq_sort_head_pipeline", {Cmd({"sh", "-c", "seq 1 10000 | sort -rn | head -3"})}},
       {"ls_root_wc", {Cmd({"sh", "-c", "ls / | wc -l"})}},
+      // The guest's own pid names it in /proc (the trace profile's pid namespace once showed
+      // the host's /proc, where that pid was another process).
+      {"proc_of_own_pid", {Cmd({"sh", "-c", "tr '\\0' ' ' < /proc/$$/cmdline"})}},
       {"threads_guest", {Cmd({"@guest:threads_guest"})}},
       {"many_threads_guest", {Cmd({"@guest:many_threads_guest", "200"})}},
       {"python_threading", {Cmd({"/usr/bin/python3", "-c", kPythonThreads})}},

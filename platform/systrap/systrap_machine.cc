@@ -96,7 +96,10 @@ SystrapMachine::SystrapMachine(SharedRegionFile region, int stub_fd, Mode mode, 
       adaptive_(mode == Mode::kSystrap && spin_iterations > 0 && AllowedCpus() > 1) {
   entry_.exec_fd = kStubFd;
   entry_.fds = {{stub_fd_, kStubFd}, {region_.fd(), kSharedFd}};
-  if (trace_fd >= 0) entry_.fds.push_back({trace_fd, kTraceFd});
+  // Without --trace output the trace fd's number is still held (by a second copy of the
+  // sealed stub): the kernel would hand a free 1020 to the guest, whose every call on it the
+  // policy refuses (EBADF) as a reserved fd.
+  entry_.fds.push_back({trace_fd >= 0 ? trace_fd : stub_fd_, kTraceFd});
   entry_.argv_prefix = {"snare-stub", "-"};
 }
 
