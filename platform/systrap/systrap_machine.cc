@@ -95,7 +95,9 @@ SystrapMachine::SystrapMachine(SharedRegionFile region, int stub_fd, Mode mode, 
       adaptive_(mode == Mode::kSystrap && spin_iterations > 0 && AllowedCpus() > 1) {
   entry_.exec_fd = kStubFd;
   entry_.fds = {{stub_fd_, kStubFd}, {region_.fd(), kSharedFd}};
-  if (trace_fd >= 0) entry_.fds.push_back({trace_fd, kTraceFd});
+  // Without --trace the stub's memfd fills kTraceFd: a free reserved fd would be what the
+  // kernel hands the guest's next open near the limit, and every call on it is refused.
+  entry_.fds.push_back({trace_fd >= 0 ? trace_fd : stub_fd_, kTraceFd});
   entry_.argv_prefix = {"snare-stub", "-"};
 }
 
