@@ -4,7 +4,7 @@ namespace snare::bench {
 
 const std::vector<std::string>& SuiteNames() {
   static const std::vector<std::string> names = {"ladder", "depth",    "contention", "workloads",
-                                                 "peers",  "programs", "memory"};
+                                                 "peers",  "programs", "memory",     "stress"};
   return names;
 }
 

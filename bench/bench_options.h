@@ -8,6 +8,7 @@
 //   workloads   the seed threads' benchmarks natively and under both platforms
 //   peers       runsc --platform=ptrace, proot and strace -f beside snare
 //   memory      the sentry's memory per guest thread
+//   stress      stress-ng's stressors natively and under each platform (bogo ops/s)
 #ifndef SNARE_BENCH_BENCH_OPTIONS_H_
 #define SNARE_BENCH_BENCH_OPTIONS_H_
 

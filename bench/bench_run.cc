@@ -86,6 +86,7 @@ int RunBench(const BenchOptions& options, const std::string& command_line) {
   if (suites.count("peers")) AddPeerSuite(context, &steps);
   if (suites.count("programs")) AddProgramSuite(context, &steps);
   if (suites.count("memory")) AddMemorySuite(context, &steps);
+  if (suites.count("stress")) AddStressSuite(context, &steps);
   auto rows = Measure(steps, options.reps);
   if (!rows) {
     fprintf(stderr, "\nsnare bench: %s (nothing stored)\n", rows.error().c_str());

@@ -27,6 +27,8 @@ void AddPeerSuite(BenchContext& context, std::vector<BenchStep>* steps);
 void AddProgramSuite(BenchContext& context, std::vector<BenchStep>* steps);
 // The sentry's memory per guest thread.
 void AddMemorySuite(BenchContext& context, std::vector<BenchStep>* steps);
+// stress-ng's stressors natively and under each platform: bogo ops/s and exit status.
+void AddStressSuite(BenchContext& context, std::vector<BenchStep>* steps);
 
 }  // namespace snare::bench
 
