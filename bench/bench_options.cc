@@ -3,8 +3,9 @@
 namespace snare::bench {
 
 const std::vector<std::string>& SuiteNames() {
-  static const std::vector<std::string> names = {"ladder", "depth",    "contention", "workloads",
-                                                 "peers",  "programs", "memory",     "cpython"};
+  static const std::vector<std::string> names = {"ladder",    "depth",   "contention",
+                                                 "workloads", "peers",   "programs",
+                                                 "memory",    "cpython", "stress"};
   return names;
 }
 

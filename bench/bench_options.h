@@ -10,6 +10,7 @@
 //   memory      the sentry's memory per guest thread
 //   cpython     CPython's regression suite per module, natively and under the three
 //               platforms (the default profile), test by test; only when --suites names it
+//   stress      stress-ng's stressors natively and under each platform (bogo ops/s)
 #ifndef SNARE_BENCH_BENCH_OPTIONS_H_
 #define SNARE_BENCH_BENCH_OPTIONS_H_
 

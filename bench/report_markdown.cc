@@ -391,6 +391,42 @@ std::string CpythonSection(const std::vector<const BenchRow*>& rows) {
   return out + "Passed natively, not on the platform:\n\n" + lost + "\n";
 }
 
+std::string StressSection(const std::vector<const BenchRow*>& rows) {
+  const std::vector<std::string> platforms = {"native", "systrap", "inproc", "systrap-patch"};
+  std::vector<std::string> stressors;
+  for (const BenchRow* row : rows) AddOnce(stressors, row->name);
+  std::vector<std::vector<std::string>> table;
+  for (const auto& stressor : stressors) {
+    std::map<std::string, const BenchRow*> by_platform;
+    for (const BenchRow* row : rows) {
+      if (row->name == stressor) by_platform.emplace(row->platform, row);
+    }
+    const BenchRow* native = OnPlatform(by_platform, "native");
+    std::vector<std::string> line = {stressor};
+    std::string statuses;
+    for (const auto& p : platforms) {
+      const BenchRow* row = OnPlatform(by_platform, p);
+      statuses += (statuses.empty() ? "" : "/") + (row ? Param(*row, "exit_status") : "-");
+    }
+    line.push_back(statuses);
+    AddValueCells(line, by_platform, platforms, false);
+    for (const auto& p : platforms) {
+      if (p == "native") continue;
+      const BenchRow* row = OnPlatform(by_platform, p);
+      line.push_back(native && row ? FormatRatio(Ratio(row->value, native->value)) : "");
+    }
+    table.push_back(line);
+  }
+  std::vector<std::string> header = {"stressor", "exit (native/systrap/inproc/patch)"};
+  for (const auto& p : platforms) header.push_back(p + " bogo ops/s");
+  for (const char* h : {"systrap/native", "inproc/native", "patch/native"}) header.push_back(h);
+  std::string align(header.size(), 'r');
+  align[0] = 'l';
+  align[1] = 'l';
+  return MarkdownTable(header, table, align) +
+         "\nbogo ops/s in real time, medians; a ratio below 1 is a slowdown.\n\n";
+}
+
 std::string OtherSection(const std::vector<const BenchRow*>& rows) {
   std::vector<std::vector<std::string>> table;
   for (const BenchRow* row : rows) {
@@ -431,6 +467,8 @@ std::string RenderMarkdown(const BenchRun& run) {
       out += ProgramSection(rows, run);
     } else if (suite == "cpython") {
       out += CpythonSection(rows);
+    } else if (suite == "stress") {
+      out += StressSection(rows);
     } else {
       out += OtherSection(rows);
     }

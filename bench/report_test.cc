@@ -155,6 +155,22 @@ TEST(RenderMarkdownTest, PeerComparesEachPeerWithSnare) {
                   "runsc-ptrace 12.1x, proot 14.7x, strace -f 19.5x |\n");
 }
 
+TEST(RenderMarkdownTest, StressShowsExitStatusesRatesAndRatios) {
+  BenchRun run;
+  run.rows.push_back({"stress", "fork", "native", {{"exit_status", "0"}}, 1000, "bogo-ops/s", {}});
+  run.rows.push_back({"stress", "fork", "systrap", {{"exit_status", "0"}}, 250, "bogo-ops/s", {}});
+  run.rows.push_back({"stress", "fork", "inproc", {{"exit_status", "2"}}, 500, "bogo-ops/s", {}});
+  run.rows.push_back(
+      {"stress", "fork", "systrap-patch", {{"exit_status", "0"}}, 400, "bogo-ops/s", {}});
+  const std::string md = RenderMarkdown(run);
+  EXPECT_CONTAINS(md, "\n## stress\n");
+  EXPECT_CONTAINS(md,
+                  "| stressor | exit (native/systrap/inproc/patch) | native bogo ops/s | systrap "
+                  "bogo ops/s | inproc bogo ops/s | systrap-patch bogo ops/s | systrap/native | "
+                  "inproc/native | patch/native |\n");
+  EXPECT_CONTAINS(md, "| fork | 0/0/2/0 | 1,000 | 250 | 500 | 400 | 0.25 | 0.50 | 0.40 |\n");
+}
+
 TEST(RenderMarkdownTest, ProgramsShowRatiosTrapCountsAndTheSignalShare) {
   BenchRun run = SampleRun();  // its ladder: getppid native 60, signal floor 950 ns
   const std::map<std::string, std::string> stats = {

@@ -30,6 +30,8 @@ void AddMemorySuite(BenchContext& context, std::vector<BenchStep>* steps);
 // CPython's regression suite per module, natively and under the three platforms (sandbox
 // profile), compared test by test.
 void AddCpythonSuite(BenchContext& context, std::vector<BenchStep>* steps);
+// stress-ng's stressors natively and under each platform: bogo ops/s and exit status.
+void AddStressSuite(BenchContext& context, std::vector<BenchStep>* steps);
 
 }  // namespace snare::bench
 

@@ -1,5 +1,7 @@
 #include "cmd/run_command.h"
 
+#include <sys/resource.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -375,8 +377,11 @@ TEST(RunOptionsTest, SandboxSettings) {
   EXPECT_EQ(sb.uid, 0u);
   EXPECT_EQ(sb.gid, 7u);
   EXPECT_EQ(sb.hostname, "box");
-  ASSERT_EQ(sb.rlimits.size(), 2u);
-  EXPECT_EQ(sb.rlimits[0].soft, 64u);
+  // The profile's nproc and as, then the options' nofile (in place of the profile's) and core.
+  ASSERT_EQ(sb.rlimits.size(), 4u);
+  EXPECT_EQ(sb.rlimits[2].resource, RLIMIT_NOFILE);
+  EXPECT_EQ(sb.rlimits[2].soft, 64u);
+  EXPECT_EQ(sb.rlimits[3].resource, RLIMIT_CORE);
   EXPECT_EQ(sb.time_limit_s, 1.5);
 
   struct Bad {

@@ -1,5 +1,8 @@
 #include "policy/default_policy.h"
 
+#include <asm/unistd.h>
+#include <sys/prctl.h>
+
 #include <cerrno>
 
 namespace snare::policy {
@@ -57,6 +60,10 @@ PolicyBuilder DefaultPolicy() {
   for (const char* name : kDeniedEperm) b.DenyByName(name, EPERM);
   for (const char* name : kDeniedEnosys) b.DenyByName(name, ENOSYS);
   b.SetByName("uname", {Action::kBroker, 0});
+  // Syscall user dispatch would turn the stub's own calls (outside the range the guest
+  // allows) into SIGSYS as well, and the guest would hang in its handler: EINVAL, what a
+  // kernel without it answers.
+  b.When(__NR_prctl, {ArgInt32Eq(0, PR_SET_SYSCALL_USER_DISPATCH)}, {Action::kDeny, EINVAL});
   return b;
 }
 

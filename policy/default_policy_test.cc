@@ -1,11 +1,15 @@
 #include "policy/default_policy.h"
 
+#include <asm/unistd.h>
+#include <sys/prctl.h>
+
 #include <cerrno>
 #include <set>
 #include <string>
 
 #include "abi/syscall_table.h"
 #include "gtest/gtest.h"
+#include "policy/evaluator.h"
 
 namespace snare::policy {
 namespace {
@@ -60,7 +64,7 @@ TEST(DefaultPolicyTest, Dispositions) {
     const abi::SyscallInfo& s = abi::kSyscalls[i];
     const std::string name = s.name;
     const SyscallEntry& e = table->entries[s.nr];
-    EXPECT_EQ(e.rule_count, 0) << name;
+    EXPECT_EQ(e.rule_count, name == "prctl" ? 1 : 0) << name;
     if (eperm.count(name)) {
       ++seen_eperm;
       EXPECT_EQ(e.fallback, (Disposition{Action::kDeny, EPERM})) << name;
@@ -77,6 +81,17 @@ TEST(DefaultPolicyTest, Dispositions) {
   EXPECT_EQ(seen_eperm, static_cast<int>(eperm.size()));
   EXPECT_EQ(seen_enosys, static_cast<int>(enosys.size()));
   EXPECT_EQ(seen_broker, 1);
+}
+
+// Syscall user dispatch is refused (it would turn the stub's own calls into SIGSYS); other
+// prctl options pass.
+TEST(DefaultPolicyTest, NoSyscallUserDispatch) {
+  auto table = DefaultPolicy().TryBuild();
+  ASSERT_TRUE(table) << table.error();
+  uint64_t dispatch[6] = {PR_SET_SYSCALL_USER_DISPATCH, 1, 0, 0, 0, 0};
+  EXPECT_EQ(Evaluate(*table, __NR_prctl, dispatch), (Disposition{Action::kDeny, EINVAL}));
+  uint64_t name[6] = {PR_SET_NAME, 0, 0, 0, 0, 0};
+  EXPECT_EQ(Evaluate(*table, __NR_prctl, name).action, Action::kPassthrough);
 }
 
 }  // namespace

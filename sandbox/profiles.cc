@@ -3,10 +3,37 @@
 #include <asm/unistd.h>
 #include <linux/sched.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/sysinfo.h>
 
+#include <algorithm>
 #include <cerrno>
 
 namespace snare::sandbox {
+namespace {
+
+// `value` as both limits of `resource`, or snare's own hard limit where that is lower (a
+// process may not raise its hard limit).
+RlimitSpec CappedRlimit(int resource, rlim_t value) {
+  rlimit own;
+  if (getrlimit(resource, &own) == 0 && own.rlim_max < value) value = own.rlim_max;
+  return {resource, value, value};
+}
+
+// Half the machine's memory, at least 2 GiB.
+rlim_t DefaultAddressSpace() {
+  struct sysinfo info = {};
+  const rlim_t floor = rlim_t{2} << 30;
+  if (sysinfo(&info) != 0) return floor;
+  return std::max(floor, static_cast<rlim_t>(info.totalram) * info.mem_unit / 2);
+}
+
+}  // namespace
+
+std::vector<RlimitSpec> DefaultSandboxRlimits() {
+  return {CappedRlimit(RLIMIT_NPROC, kDefaultNproc), CappedRlimit(RLIMIT_NOFILE, kDefaultNofile),
+          CappedRlimit(RLIMIT_AS, DefaultAddressSpace())};
+}
 
 std::expected<SandboxSpec, std::string> ProfileSpec(std::string_view name, const std::string& cwd) {
   SandboxSpec spec;
@@ -19,6 +46,7 @@ std::expected<SandboxSpec, std::string> ProfileSpec(std::string_view name, const
     return std::unexpected("unknown profile '" + std::string(name) +
                            "' (choose one of: " + std::string(ProfileNames()) + ")");
   }
+  spec.rlimits = DefaultSandboxRlimits();
   using Kind = MountSpec::Kind;
   spec.mounts = {
       {Kind::kDev, "", "/dev"},

@@ -11,6 +11,7 @@
 #include <expected>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "policy/policy_builder.h"
 #include "sandbox/sandbox_spec.h"
@@ -18,6 +19,16 @@
 namespace snare::sandbox {
 
 inline constexpr std::string_view kDefaultProfile = "sandbox";
+
+// The sandbox profile's limits, so that a fork bomb, an fd leak or a memory hog hurts only
+// the guest. nproc counts the guest's tasks (threads too) in its user namespace; it stays
+// below the stub's 1024 thread slots, so a guest runs out of tasks (EAGAIN) before snare
+// runs out of slots. The sentry and init are other users there and do not count.
+inline constexpr rlim_t kDefaultNproc = 1000;
+inline constexpr rlim_t kDefaultNofile = 4096;
+// nproc and nofile as above, as (address space) half the machine's memory but at least
+// 2 GiB; each capped at snare's own hard limit. --rlimit replaces each.
+std::vector<RlimitSpec> DefaultSandboxRlimits();
 
 // cwd: the working directory the guest starts in (writable under the sandbox profile).
 std::expected<SandboxSpec, std::string> ProfileSpec(std::string_view name, const std::string& cwd);

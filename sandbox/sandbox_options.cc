@@ -153,7 +153,12 @@ std::expected<SandboxSpec, std::string> BuildSandboxSpec(const SandboxOptions& o
   if (o.uid) spec->uid = *o.uid;
   if (o.gid) spec->gid = *o.gid;
   if (o.hostname) spec->hostname = *o.hostname;
-  spec->rlimits.insert(spec->rlimits.end(), o.rlimits.begin(), o.rlimits.end());
+  // A later limit replaces the profile's (or an earlier one) for its resource: applied in
+  // turn, a raised hard limit would need CAP_SYS_RESOURCE.
+  for (const RlimitSpec& r : o.rlimits) {
+    std::erase_if(spec->rlimits, [&](const RlimitSpec& s) { return s.resource == r.resource; });
+    spec->rlimits.push_back(r);
+  }
   if (o.time_limit_s) spec->time_limit_s = *o.time_limit_s;
   return spec;
 }

@@ -4,12 +4,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include "gtest/gtest.h"
+#include "sandbox/profiles.h"
 
 namespace snare::sandbox {
 namespace {
@@ -175,8 +178,37 @@ TEST(SandboxOptionsTest, BuildAppliesOptionsAfterTheProfile) {
   EXPECT_EQ(spec->uid, 0u);
   EXPECT_EQ(spec->gid, 5u);
   EXPECT_EQ(spec->hostname, "box");
-  ASSERT_EQ(spec->rlimits.size(), 1u);
+  // The profile's nproc, nofile and as, the option's nofile in place of the profile's.
+  ASSERT_EQ(spec->rlimits.size(), 3u);
+  EXPECT_EQ(spec->rlimits.back().resource, RLIMIT_NOFILE);
+  EXPECT_EQ(spec->rlimits.back().hard, 64u);
+  EXPECT_EQ(std::count_if(spec->rlimits.begin(), spec->rlimits.end(),
+                          [](const RlimitSpec& r) { return r.resource == RLIMIT_NOFILE; }),
+            1);
   EXPECT_EQ(spec->time_limit_s, 2.5);
+}
+
+TEST(SandboxOptionsTest, SandboxProfileLimitsProcessesFilesAndMemory) {
+  auto spec = BuildSandboxSpec({}, "/work");
+  ASSERT_TRUE(spec) << spec.error();
+  std::map<int, rlim_t> hard;
+  for (const RlimitSpec& r : spec->rlimits) {
+    EXPECT_EQ(r.soft, r.hard);
+    hard[r.resource] = r.hard;
+  }
+  rlimit own;
+  ASSERT_EQ(getrlimit(RLIMIT_NPROC, &own), 0);
+  EXPECT_EQ(hard[RLIMIT_NPROC], std::min<rlim_t>(kDefaultNproc, own.rlim_max));
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &own), 0);
+  EXPECT_EQ(hard[RLIMIT_NOFILE], std::min<rlim_t>(kDefaultNofile, own.rlim_max));
+  ASSERT_TRUE(hard.count(RLIMIT_AS));
+  ASSERT_EQ(getrlimit(RLIMIT_AS, &own), 0);
+  EXPECT_GE(hard[RLIMIT_AS], std::min<rlim_t>(rlim_t{2} << 30, own.rlim_max));
+  SandboxOptions trace;
+  trace.profile = "trace";
+  auto traced = BuildSandboxSpec(trace, "/work");
+  ASSERT_TRUE(traced) << traced.error();
+  EXPECT_TRUE(traced->rlimits.empty()) << "the trace profile runs programs as on the host";
 }
 
 TEST(SandboxOptionsTest, AnotherRootKeepsDevProcTmp) {

@@ -47,7 +47,7 @@ TEST(BenchQuickTest, StoresEverySuiteAndReportsIt) {
   util::SubprocessResult bench = RunSnare({"bench", "--quick", "--db=" + db}, 600);
   ASSERT_EQ(bench.status, 0) << bench.Describe();
   for (const char* section : {"## ladder", "## depth", "## contention", "## workload", "## peer",
-                              "## programs", "## memory", "stored as run 1"}) {
+                              "## programs", "## memory", "## stress", "stored as run 1"}) {
     EXPECT_NE(bench.stdout_data.find(section), std::string::npos) << section << "\n"
                                                                   << bench.stdout_data;
   }
@@ -72,7 +72,7 @@ TEST(BenchQuickTest, StoresEverySuiteAndReportsIt) {
     if (suite == "ladder") ladder_rungs.insert(row["name"].get<std::string>());
   }
   for (const char* suite :
-       {"ladder", "depth", "contention", "workload", "peer", "programs", "memory"}) {
+       {"ladder", "depth", "contention", "workload", "peer", "programs", "memory", "stress"}) {
     EXPECT_GT(rows_per_suite[suite], 0) << "no rows for suite " << suite;
   }
   // Under snare, each real program's row holds what its --stats said.

@@ -88,8 +88,13 @@ void InprocInit() {
   long r = Sys(__NR_mmap, static_cast<long>(systrap::kFiberBase),
                static_cast<long>(systrap::kFiberRegionSize), PROT_READ | PROT_WRITE,
                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  // The reservation counts against RLIMIT_AS: say so, a guest's --rlimit=as is the usual cause.
+  static_assert(systrap::kFiberRegionSize == 512ull << 20);
   if (r < 0 && r != -17 /* EEXIST: inherited across fork */)
-    Fatal("cannot map fiber stacks", nullptr, r);
+    Fatal(
+        "cannot reserve 512 MiB of address space for fiber stacks (inproc needs it within "
+        "--rlimit=as)",
+        nullptr, r);
 }
 
 void InprocResetSlot(uint32_t slot_index) {

@@ -126,6 +126,8 @@ void CopyFrames(const Slot* from, Slot* to) {
 
 long DoClone(uint64_t nr, const uint64_t* a, const KUcontext* uc) {
   Slot* parent_slot = CurrentSlot();
+  // The child needs a slot of its own: without one, fail as the kernel does at a task limit.
+  if (!SlotAvailable()) return -EAGAIN;
   CloneChild child = {uc, 0, 0, 0};
   long r;
   if (nr == __NR_fork || nr == __NR_vfork) {

@@ -99,6 +99,24 @@ uint32_t SlotIndex(const Slot* slot) {
   return static_cast<uint32_t>(slot - systrap::SlotAt(g_stub.header, 0));
 }
 
+bool SlotAvailable() {
+  Header* h = g_stub.header;
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    const uint32_t start = Load(h->slot_hint) % systrap::kMaxSlots;
+    for (uint32_t i = 0; i < systrap::kMaxSlots; ++i) {
+      const uint32_t index = (start + i) % systrap::kMaxSlots;
+      if (Load(systrap::SlotAt(h, index)->state) == systrap::kSlotFree) return true;
+    }
+    WakeSentry(h);
+    struct {
+      long sec, nsec;
+    } ts = {0, 1000000};
+    const uint32_t hint = Load(h->slot_hint);
+    Sys(__NR_futex, P(&h->slot_hint), FUTEX_WAIT, hint, P(&ts));
+  }
+  return false;
+}
+
 Slot* ClaimSlot() {
   Header* h = g_stub.header;
   for (int attempt = 0; attempt < 2000; ++attempt) {

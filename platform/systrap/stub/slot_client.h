@@ -25,6 +25,11 @@ uint32_t SlotIndex(const systrap::Slot* slot);
 // Claims a free slot for the calling thread and points GS at it. Exits the process when
 // the sandbox is out of slots.
 systrap::Slot* ClaimSlot();
+
+// Whether a slot is free for one more thread, waiting up to ~200 ms for the sentry to free
+// those of dead threads. Checked before a clone, so that a guest past 1024 threads gets
+// EAGAIN from clone, as at a task limit, instead of a child that cannot claim a slot.
+bool SlotAvailable();
 // Takes over slot `index` after execve (the pre-exec image held it).
 systrap::Slot* AdoptSlot(int64_t index);
 
