@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "fuzz/fuzz_bytes.h"
 #include "platform/platform.h"
 #include "platform/systrap/shared_region_file.h"
 #include "platform/systrap/sysmsg/shared_region.h"
@@ -21,19 +22,11 @@
 namespace snare::systrap {
 namespace {
 
+using snare::fuzz::Take;
+
 // The header up to the filter: the systrap sentry reads none of the rest (the stub's).
 constexpr size_t kHeaderBytes = offsetof(Header, filter);
 constexpr int32_t kHonestTid = 4242;
-
-template <typename T>
-T Take(const uint8_t*& data, size_t& size) {
-  T v{};
-  const size_t n = size < sizeof(T) ? size : sizeof(T);
-  std::memcpy(&v, data, n);
-  data += n;
-  size -= n;
-  return v;
-}
 
 // A fresh region and machine per input: nothing a guest wrote carries over.
 struct Region {

@@ -7,20 +7,12 @@
 #include <cstring>
 #include <memory>
 
+#include "fuzz/fuzz_bytes.h"
 #include "trace/trace_line.h"
 
 namespace {
 
-// Consumes sizeof(T) bytes (zeros past the end).
-template <typename T>
-T Take(const uint8_t*& data, size_t& size) {
-  T v{};
-  const size_t n = size < sizeof(T) ? size : sizeof(T);
-  std::memcpy(&v, data, n);
-  data += n;
-  size -= n;
-  return v;
-}
+using snare::fuzz::Take;
 
 }  // namespace
 

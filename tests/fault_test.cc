@@ -197,11 +197,7 @@ TEST_P(FaultTest, CpuLimitStopsTheGuestWithAMessage) {
 
 INSTANTIATE_TEST_SUITE_P(Platforms, FaultTest,
                          ::testing::Values("systrap", "inproc", "systrap-patch"),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param;
-                           for (char& c : name) c = c == '-' ? '_' : c;
-                           return name;
-                         });
+                         [](const auto& info) { return PlatformTestName(info.param); });
 
 // The outputs: a tmpfs of 64 KiB, made full or read-only, in a mount namespace of the test's
 // own (as root a plain one; otherwise a user namespace too, where snare's sandbox cannot map

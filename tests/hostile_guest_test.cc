@@ -211,11 +211,7 @@ TEST_P(HostileGuestTest, MemoryHogMeetsAnAddressSpaceLimitFromTheCommandLine) {
 
 INSTANTIATE_TEST_SUITE_P(Platforms, HostileGuestTest,
                          ::testing::Values("systrap", "inproc", "systrap-patch"),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           for (char& c : name) c = c == '-' ? '_' : c;
-                           return name;
-                         });
+                         [](const auto& info) { return PlatformTestName(info.param); });
 
 }  // namespace
 }  // namespace snare::tests

@@ -1,6 +1,7 @@
 #include "tests/proc_scan.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <time.h>
@@ -9,17 +10,23 @@
 #include <atomic>
 #include <cctype>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 #include <thread>
 
 namespace snare::tests {
 namespace {
 
+// What can be read of path; empty when it cannot be opened. Not an ifstream: reading a
+// /proc file of a process that exits meanwhile fails with ESRCH, which libstdc++'s filebuf
+// turns into an exception.
 std::string ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  std::string out;
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return out;
+  char buf[4096];
+  for (ssize_t n; (n = read(fd, buf, sizeof(buf))) > 0;) out.append(buf, static_cast<size_t>(n));
+  close(fd);
+  return out;
 }
 
 bool HasNulSeparatedEntry(const std::string& data, std::string_view entry) {

@@ -119,11 +119,7 @@ TEST_P(SentryMemoryTest, NoGrowthOverShortLivedChildrenThreadsFdsAndMaps) {
 
 INSTANTIATE_TEST_SUITE_P(Platforms, SentryMemoryTest,
                          ::testing::Values("systrap", "inproc", "systrap-patch"),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           for (char& c : name) c = c == '-' ? '_' : c;
-                           return name;
-                         });
+                         [](const auto& info) { return PlatformTestName(info.param); });
 
 }  // namespace
 }  // namespace snare::tests

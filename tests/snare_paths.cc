@@ -133,4 +133,9 @@ std::vector<std::string> PlatformFlags(const std::string& platform) {
   return {"--platform=" + platform};
 }
 
+std::string PlatformTestName(std::string platform) {
+  for (char& c : platform) c = c == '-' ? '_' : c;
+  return platform;
+}
+
 }  // namespace snare::tests

@@ -44,6 +44,9 @@ std::vector<std::string> ForDisplay(std::vector<std::string> argv);
 // (systrap with --patch).
 std::vector<std::string> PlatformFlags(const std::string& platform);
 
+// A test platform as a GoogleTest parameter name ("systrap-patch" -> "systrap_patch").
+std::string PlatformTestName(std::string platform);
+
 }  // namespace snare::tests
 
 #endif  // SNARE_TESTS_SNARE_PATHS_H_

@@ -3,6 +3,7 @@
 // The bogo-ops rates are recorded as properties; the figures themselves come from
 // `snare bench --suites=stress`.
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <map>
@@ -30,11 +31,15 @@ const std::vector<std::string> kStressors = {
     "timer",      "timerfd", "eventfd", "dup",     "open",     "dir",   "rename",
     "link",       "fcntl",   "flock",   "sock",    "sendfile", "prctl", "rlimit"};
 
-// One instance for one second; the sock stressor on loopback only (the sandbox's own).
+// One instance for one second; the sock stressor on loopback only (the sandbox's own), on a
+// port of this test process's own: natively, shards running at once share the host's.
 std::vector<std::string> StressArgv(const std::string& stressor) {
   std::vector<std::string> argv = {"stress-ng", "--" + stressor,  "1", "--timeout",
                                    "1s",        "--metrics-brief"};
-  if (stressor == "sock") argv.insert(argv.end(), {"--sock-if", "lo"});
+  if (stressor == "sock") {
+    argv.insert(argv.end(),
+                {"--sock-if", "lo", "--sock-port", std::to_string(10000 + getpid() % 50000)});
+  }
   return argv;
 }
 
@@ -136,9 +141,8 @@ INSTANTIATE_TEST_SUITE_P(Stressors, StressNgTest,
                                             ::testing::Values("systrap", "inproc",
                                                               "systrap-patch")),
                          [](const auto& info) {
-                           std::string platform = std::get<1>(info.param);
-                           for (char& c : platform) c = c == '-' ? '_' : c;
-                           return std::get<0>(info.param) + "_" + platform;
+                           return std::get<0>(info.param) + "_" +
+                                  PlatformTestName(std::get<1>(info.param));
                          });
 
 }  // namespace

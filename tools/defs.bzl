@@ -91,7 +91,7 @@ def snare_fuzzer(name, deps = [], runs = 100000, max_total_time = 20, **kwargs):
     native.cc_test(
         name = name,
         size = "small",  # under --config=fuzz, max_total_time bounds it
-        srcs = [name + ".cc", "fuzz_main.cc"],
+        srcs = [name + ".cc", "fuzz_main.cc", "fuzz_bytes.h"],
         data = native.glob([corpus + "/**"]),
         args = select({
             "//fuzz:fuzzing": [
