@@ -92,6 +92,7 @@ struct SyscallCounters {
   uint64_t overhead_ticks = 0;  // TSC ticks in the trap path, excluding the syscall itself
   uint64_t syscall_ticks = 0;   // TSC ticks executing the passthrough syscall
   uint64_t patched = 0;         // of calls, those from a patched site (no signal)
+  uint64_t limited = 0;         // failed as a resource limit fails them (TrapCounters)
 };
 
 // The guest threads of one sandbox.

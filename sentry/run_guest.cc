@@ -22,6 +22,7 @@
 #include "sandbox/mount_setup.h"
 #include "sentry/dispatcher.h"
 #include "sentry/guest_launcher.h"
+#include "sentry/limit_report.h"
 #include "sentry/notify_server.h"
 #include "sentry/program_resolver.h"
 #include "sentry/stderr_report.h"
@@ -245,6 +246,11 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   const uint64_t ns1 = util::MonotonicNs(), tsc1 = Tsc();
   const double sentry_cpu1 = util::ProcessCpuSeconds();
 
+  // The guest's own failures do not say that a limit was the sandbox's, nor how to lift it.
+  if (const std::string limits = LimitReport((*machine)->Counters(), sandbox_spec.rlimits);
+      !limits.empty()) {
+    ReportOnStderr(limits);
+  }
   bool trace_failed = false;
   const TraceSink::Result trace =
       sink ? FinishTrace(relay.get(), sink.get(), &*trace_output, &trace_failed)

@@ -138,10 +138,20 @@ class HostileGuestTest : public ::testing::TestWithParam<std::string> {
 
   // snare reported the guest's status and nothing of its own; the run left nothing behind;
   // a process outside still forks.
-  void ExpectOnlyTheGuestHurt(const util::SubprocessResult& r) {
+  // `said`: what snare's one line of its own names, the limit the guest ran into.
+  void ExpectOnlyTheGuestHurt(const util::SubprocessResult& r, const std::string& said) {
     EXPECT_EQ(r.status, 3) << r.Describe();
-    EXPECT_EQ(r.stderr_data.find("snare"), std::string::npos) << "snare or its stub failed:\n"
-                                                              << r.Describe();
+    const std::string prefix = "snare: the guest ran into its limits: ";
+    const size_t line = r.stderr_data.find(prefix);
+    EXPECT_NE(line, std::string::npos) << "snare did not say which limit:\n" << r.Describe();
+    if (line != std::string::npos) {
+      const std::string text = r.stderr_data.substr(line, r.stderr_data.find('\n', line) - line);
+      EXPECT_NE(text.find(said), std::string::npos) << text;
+      std::string rest = r.stderr_data;
+      rest.erase(line, text.size());
+      EXPECT_EQ(rest.find("snare"), std::string::npos) << "snare or its stub failed:\n"
+                                                       << r.Describe();
+    }
     std::vector<ProcessInfo> left;
     for (int i = 0; i < 100; ++i) {
       left = ProcessesWithEnv(marker_);
@@ -170,7 +180,7 @@ TEST_P(HostileGuestTest, ForkBombMeetsTheProcessLimit) {
   RecordProperty("forks", std::to_string(forks));
   EXPECT_GT(forks, 100) << r.Describe();
   EXPECT_LT(forks, 1000) << "the sandbox's nproc limit did not stop the bomb:\n" << r.Describe();
-  ExpectOnlyTheGuestHurt(r);
+  ExpectOnlyTheGuestHurt(r, "forks or threads refused (EAGAIN) (nproc=1000)");
 }
 
 TEST_P(HostileGuestTest, FdLeakMeetsTheFileLimit) {
@@ -182,7 +192,7 @@ TEST_P(HostileGuestTest, FdLeakMeetsTheFileLimit) {
   RecordProperty("fds", std::to_string(fds));
   EXPECT_GT(fds, 1000) << r.Describe();
   EXPECT_LE(fds, 4096) << "the sandbox's nofile limit did not stop the leak:\n" << r.Describe();
-  ExpectOnlyTheGuestHurt(r);
+  ExpectOnlyTheGuestHurt(r, "new fds refused (EMFILE) (nofile=4096)");
 }
 
 TEST_P(HostileGuestTest, AddressSpaceHogMeetsTheMemoryLimit) {
@@ -195,7 +205,7 @@ TEST_P(HostileGuestTest, AddressSpaceHogMeetsTheMemoryLimit) {
   EXPECT_GE(gib, 0) << r.Describe();
   EXPECT_LE(gib, std::max(2.0, half_gib)) << "the sandbox's as limit did not stop it:\n"
                                           << r.Describe();
-  ExpectOnlyTheGuestHurt(r);
+  ExpectOnlyTheGuestHurt(r, "memory requests refused (ENOMEM) (as=");
 }
 
 // --rlimit replaces the profile's limit: a hog that writes its memory stops at 1 GiB (inproc
@@ -206,7 +216,7 @@ TEST_P(HostileGuestTest, MemoryHogMeetsAnAddressSpaceLimitFromTheCommandLine) {
   RecordProperty("mib", std::to_string(mib));
   EXPECT_GE(mib, 16) << r.Describe();
   EXPECT_LT(mib, 1024) << r.Describe();
-  ExpectOnlyTheGuestHurt(r);
+  ExpectOnlyTheGuestHurt(r, "memory requests refused (ENOMEM) (as=1024M)");
 }
 
 INSTANTIATE_TEST_SUITE_P(Platforms, HostileGuestTest,

@@ -46,4 +46,14 @@ if ((${#missing[@]})); then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+# The unprivileged user the integration tests run hostile guests as (//tests:hostile_guest_test
+# skips without it).
+if ! id snareuser >/dev/null 2>&1; then
+  if [[ $(id -u) -eq 0 ]]; then
+    useradd --create-home --shell /bin/bash snareuser
+    echo "setup.sh: made the unprivileged user snareuser"
+  else
+    echo "setup.sh: no user snareuser (as root: useradd --create-home snareuser); some tests skip" >&2
+  fi
+fi
 echo "setup.sh: all packages present"

@@ -323,6 +323,7 @@ std::vector<platform::SyscallCounters> SystrapMachine::Counters() const {
       sum[nr].overhead_ticks += c.overhead_ticks;
       sum[nr].syscall_ticks += c.syscall_ticks;
       sum[nr].patched += c.patched;
+      sum[nr].limited += c.limited;
     }
   }
   return sum;

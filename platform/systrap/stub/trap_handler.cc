@@ -50,6 +50,21 @@ void CopyTraceStrings(Frame* f, const abi::SyscallInfo* info) {
   }
 }
 
+// The failures that RLIMIT_NPROC, RLIMIT_NOFILE and RLIMIT_AS give (or the stub's own
+// thread-slot limit, which also answers EAGAIN), for snare's word at the end of the run.
+bool LimitedResult(uint64_t nr, int64_t result) {
+  switch (result) {
+    case -EAGAIN:
+      return nr == __NR_clone || nr == __NR_clone3 || nr == __NR_fork || nr == __NR_vfork;
+    case -EMFILE:
+      return true;
+    case -ENOMEM:
+      return nr == __NR_mmap || nr == __NR_brk || nr == __NR_mremap;
+    default:
+      return false;
+  }
+}
+
 void Count(Slot* slot, uint64_t nr, int64_t result, uint64_t overhead, uint64_t in_syscall,
            bool patched = false) {
   if (nr >= static_cast<uint64_t>(abi::kSyscallLimit)) return;
@@ -61,6 +76,7 @@ void Count(Slot* slot, uint64_t nr, int64_t result, uint64_t overhead, uint64_t 
   c.overhead_ticks = c.overhead_ticks + overhead;
   c.syscall_ticks = c.syscall_ticks + in_syscall;
   if (patched) c.patched = c.patched + 1;
+  if (LimitedResult(nr, result)) c.limited = c.limited + 1;
 }
 
 // Claims the slot's next frame for a request and writes the call into it; *depth is the

@@ -36,7 +36,7 @@ inline constexpr int kLastReservedFd = kSharedFd;
 inline constexpr int kNotifySocketFd = 1023;
 
 inline constexpr uint64_t kMagic = 0x31657261'6e73ull;  // "snare1"
-inline constexpr uint32_t kVersion = 4;
+inline constexpr uint32_t kVersion = 5;
 inline constexpr uint32_t kMaxSlots = 1024;
 inline constexpr uint32_t kMaxDepth = 8;      // nested traps (guest signal handlers)
 inline constexpr uint32_t kMaxFilter = 4096;  // BPF instructions
@@ -131,6 +131,8 @@ struct TrapCounters {
   uint64_t overhead_ticks;  // TSC ticks in the trap path, excluding the syscall itself
   uint64_t syscall_ticks;   // TSC ticks executing the passthrough syscall
   uint64_t patched;         // of `calls`, those that came through a patched site (no signal)
+  uint64_t limited;         // results a resource limit gives: EAGAIN from clone, fork and
+                            // vfork, EMFILE, ENOMEM from the memory calls
 };
 
 struct SlotStats {
