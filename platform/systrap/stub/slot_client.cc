@@ -79,6 +79,18 @@ bool WakeSentry(Header* h) {
 // CPU, where a spinner would keep it waiting for a whole time slice.
 constexpr uint32_t kSpinsPerYield = 256;
 
+// All slots are held: the sentry frees those of dead threads when woken. Waits up to 1 ms,
+// in a futex wait on the shared region, not nanosleep: the filter lets the stub's text wait
+// only there.
+void WaitForFreedSlot(Header* h) {
+  WakeSentry(h);
+  struct {
+    long sec, nsec;
+  } ts = {0, 1000000};
+  const uint32_t hint = Load(h->slot_hint);
+  Sys(__NR_futex, P(&h->slot_hint), FUTEX_WAIT, hint, P(&ts));
+}
+
 }  // namespace
 
 Slot* CurrentSlot() {
@@ -107,12 +119,7 @@ bool SlotAvailable() {
       const uint32_t index = (start + i) % systrap::kMaxSlots;
       if (Load(systrap::SlotAt(h, index)->state) == systrap::kSlotFree) return true;
     }
-    WakeSentry(h);
-    struct {
-      long sec, nsec;
-    } ts = {0, 1000000};
-    const uint32_t hint = Load(h->slot_hint);
-    Sys(__NR_futex, P(&h->slot_hint), FUTEX_WAIT, hint, P(&ts));
+    WaitForFreedSlot(h);
   }
   return false;
 }
@@ -135,15 +142,7 @@ Slot* ClaimSlot() {
         return slot;
       }
     }
-    // All slots are held: the sentry frees those of dead threads when woken.
-    WakeSentry(h);
-    // A futex wait in the shared region, not nanosleep: the filter lets the stub's text
-    // wait only there.
-    struct {
-      long sec, nsec;
-    } ts = {0, 1000000};
-    const uint32_t hint = Load(h->slot_hint);
-    Sys(__NR_futex, P(&h->slot_hint), FUTEX_WAIT, hint, P(&ts));
+    WaitForFreedSlot(h);
   }
   Fatal("out of thread slots (more than 1024 live guest threads)");
 }
