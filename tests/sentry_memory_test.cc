@@ -2,7 +2,8 @@
 // mappings: one snare run of stress-ng's fork, pthread, dup and mmap stressors, with the
 // resident set of snare's own processes (the sentry, the sandbox's helper and init) sampled
 // as it runs. After a warm-up, the peak of the last stretch may exceed the peak of the first
-// stretch by at most a tenth plus 2 MiB.
+// stretch by at most a fifth plus 4 MiB (the sentry's memory follows how many guest threads
+// live at once, which varies from run to run; a leak grows with how many have lived).
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -113,7 +114,7 @@ TEST_P(SentryMemoryTest, NoGrowthOverShortLivedChildrenThreadsFdsAndMaps) {
   RecordProperty("rss_last_kib", std::to_string(last));
   printf("sentry RSS (%s): peak %ld KiB at %g-%g s, %ld KiB in the last %g s\n", GetParam().c_str(),
          first, kWarmUpSeconds, kWarmUpSeconds + kStretchSeconds, last, kStretchSeconds);
-  EXPECT_LE(last, first + first / 10 + 2048)
+  EXPECT_LE(last, first + first / 5 + 4096)
       << "the sentry grew from " << first << " KiB to " << last << " KiB";
 }
 
