@@ -109,8 +109,13 @@ TEST(LabArgsTest, Forms) {
   EXPECT_EQ(o->db, "/tmp/l.db");
   EXPECT_FALSE(o->kvm);
   EXPECT_EQ(o->timeout_s, 30);
+  EXPECT_EQ(o->config, "lab");
+  auto selftests = ParseLabArgs({"selftests", "--config", "debug"});
+  ASSERT_TRUE(selftests) << selftests.error().text;
+  EXPECT_EQ(selftests->action, "selftests");
+  EXPECT_EQ(selftests->config, "debug");
   for (const Args& bad : {Args{}, Args{"boil"}, Args{"run", "--timeout=0"}, Args{"run", "--cache="},
-                          Args{"run", "--frob"}}) {
+                          Args{"run", "--frob"}, Args{"run", "--config="}}) {
     auto r = ParseLabArgs(bad);
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error().status, 2) << r.error().text;

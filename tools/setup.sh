@@ -22,6 +22,7 @@ packages=(
   gnuplot-nox            # snare report plots
   linux-source-6.12      # the kernel lab: source, build tools, qemu
   bc bison flex libelf-dev libssl-dev cpio xz-utils patch make
+  ccache                 # the kernel lab: variants and configs share unchanged objects
   qemu-system-x86
   clang-format
   podman runc containerd # container engines snare-runtime is tested under

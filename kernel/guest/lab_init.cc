@@ -22,6 +22,7 @@
 #include "kernel/guest/lab_checks.h"
 #include "kernel/guest/lab_output.h"
 #include "kernel/guest/lab_settings.h"
+#include "kernel/guest/selftest_runner.h"
 #include "kernel/guest/sigqueue_count.h"
 
 namespace snare::lab {
@@ -103,8 +104,9 @@ int Run(int argc, char** argv) {
   if (!pid1 && !settings.errors.empty()) {
     for (const std::string& error : settings.errors) WriteNote(error);
     WriteNote(
-        "usage: lab-init [--variant=NAME] [--mode=checks|bench|all] [--traps=N] "
-        "[--maxdepth=0..32] [--reps=N] [--batch=N] [--contention=0|1] [--ctraps=N]");
+        "usage: lab-init [--variant=NAME] [--mode=checks|bench|all|selftests] [--traps=N] "
+        "[--maxdepth=0..32] [--reps=N] [--batch=N] [--contention=0|1] [--ctraps=N] "
+        "[--stscale=N]");
     return 2;
   }
   const int cpus = static_cast<int>(AllowedCpus().size());
@@ -123,7 +125,9 @@ int Run(int argc, char** argv) {
   }
   auto start_count = ReadSettledSigQueueCount();
 
-  if (settings.mode == Mode::kContention) {
+  if (settings.mode == Mode::kSelftests) {
+    tally.Record("selftests-ran", RunSelftests("/selftests", settings.selftest_timeout_factor));
+  } else if (settings.mode == Mode::kContention) {
     if (cpus > 1) {
       tally.Record("bench-contention", RunContention(settings));
     } else {

@@ -19,7 +19,7 @@ bool IsPlainName(std::string_view text) {
   if (text.empty() || text.size() > 64) return false;
   for (char c : text) {
     bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '-' || c == '_' || c == '.';
+              c == '-' || c == '_' || c == '.' || c == '+';
     if (!ok) return false;
   }
   return true;
@@ -35,7 +35,7 @@ void Apply(std::string_view key, std::string_view value, Settings* settings) {
     if (IsPlainName(value)) {
       settings->variant = std::string(value);
     } else {
-      bad("want 1-64 characters of [A-Za-z0-9._-]");
+      bad("want 1-64 characters of [A-Za-z0-9._+-]");
     }
   } else if (key == "mode") {
     if (value == "checks") {
@@ -49,8 +49,10 @@ void Apply(std::string_view key, std::string_view value, Settings* settings) {
     } else if (value == "contention") {
       settings->mode = Mode::kContention;
       settings->contention = true;
+    } else if (value == "selftests") {
+      settings->mode = Mode::kSelftests;
     } else {
-      bad("want checks, bench, all, probe or contention");
+      bad("want checks, bench, all, probe, contention or selftests");
     }
   } else if (key == "traps") {
     if (ParseLong(value, 1, 1000000000, &number)) {
@@ -83,6 +85,12 @@ void Apply(std::string_view key, std::string_view value, Settings* settings) {
     } else {
       bad("want 0 or 1");
     }
+  } else if (key == "stscale") {
+    if (ParseLong(value, 1, 100, &number)) {
+      settings->selftest_timeout_factor = static_cast<int>(number);
+    } else {
+      bad("want 1..100");
+    }
   } else if (key == "ctraps") {
     if (ParseLong(value, 1, 1000000000, &number)) {
       settings->contention_traps = number;
@@ -108,6 +116,8 @@ std::string_view ModeName(Mode mode) {
       return "probe";
     case Mode::kContention:
       return "contention";
+    case Mode::kSelftests:
+      return "selftests";
   }
   return "all";
 }

@@ -29,11 +29,84 @@ std::vector<std::string> QemuCommand(const BootOptions& o) {
   }
   argv.insert(argv.end(),
               {"-kernel", o.bzimage, "-initrd", o.initrd, "-append",
-               "console=ttyS0 quiet panic=-1 lab.variant=" + o.variant + " " + o.lab_args});
+               // loglevel=5: warnings reach the console (quiet would hide lockdep's and
+               // WARN's), informational lines do not.
+               "console=ttyS0 loglevel=5 panic=-1 lab.variant=" + o.variant + " " + o.lab_args});
   return argv;
 }
 
+constexpr size_t kMaxSplatLines = 40;
+constexpr int kSplatContext = 16;
+
+SelftestOutcome ParseSelftest(const nlohmann::json& j) {
+  SelftestOutcome s;
+  s.name = j.value("name", "?");
+  s.exit_status = j.value("exit", -1);
+  s.signal = j.value("signal", 0);
+  s.timed_out = j.value("timed_out", false);
+  s.ok = j.value("ok", 0);
+  s.not_ok = j.value("not_ok", 0);
+  s.skip = j.value("skip", 0);
+  s.seconds = j.value("seconds", 0.0);
+  s.error = j.value("error", "");
+  if (j.contains("failed") && j["failed"].is_array()) {
+    for (const auto& f : j["failed"]) {
+      if (f.is_string()) s.failed.push_back(f.get<std::string>());
+    }
+  }
+  return s;
+}
+
 }  // namespace
+
+SelftestVerdict VerdictOf(const SelftestOutcome& o) {
+  if (!o.error.empty() || o.timed_out || o.signal != 0) return SelftestVerdict::kFail;
+  if (o.exit_status == 0) return SelftestVerdict::kPass;
+  if (o.exit_status == 4) return SelftestVerdict::kSkip;
+  return SelftestVerdict::kFail;
+}
+
+std::string VerdictName(SelftestVerdict verdict) {
+  switch (verdict) {
+    case SelftestVerdict::kPass:
+      return "pass";
+    case SelftestVerdict::kSkip:
+      return "skip";
+    case SelftestVerdict::kFail:
+      return "fail";
+  }
+  return "?";
+}
+
+bool IsSplatLine(const std::string& raw) {
+  std::string_view line = raw;
+  while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.remove_suffix(1);
+  // printk's "[   12.345678] " time stamp, when the kernel has one.
+  if (!line.empty() && line[0] == '[') {
+    size_t close = line.find("] ");
+    if (close != std::string_view::npos) line.remove_prefix(close + 2);
+  }
+  static constexpr std::string_view kStarts[] = {
+      "BUG:",                      // KASAN, KFENCE, sleeping in atomic, bad page...
+      "BUG ",                      // SLUB: "BUG kmalloc-64 (Not tainted): Redzone ..."
+      "WARNING:",                  // WARN(), lockdep, suspicious RCU usage
+      "------------[ cut here ]",  // WARN()'s first line
+      "Oops",
+      "Kernel panic",
+      "general protection fault",
+      "ODEBUG:",
+      "UBSAN:",
+      "INFO: possible",  // lockdep: recursive locking, irq lock inversion
+      "INFO: task",      // hung tasks
+      "list_add corruption",
+      "list_del corruption",
+      "kernel BUG at",
+  };
+  for (std::string_view start : kStarts) {
+    if (line.substr(0, start.size()) == start) return true;
+  }
+  return false;
+}
 
 std::string AccelName(Accel accel) {
   switch (accel) {
@@ -52,10 +125,22 @@ std::expected<BootResult, std::string> BootLabKernel(
   BootResult result;
   bool begun = false, ended = false;
   std::string parse_error;
+  int splat_lines_left = 0;
   const double t0 = util::MonotonicSeconds();
   StreamResult r = RunStreaming(QemuCommand(o), "", o.timeout_s, [&](const std::string& line) {
     size_t at = line.find("SNARE-LAB-");
-    if (at == std::string::npos) return;
+    if (at == std::string::npos) {
+      // A splat's first line, and the lines after it (what, where, the call trace).
+      if (IsSplatLine(line)) {
+        splat_lines_left = kSplatContext;
+        if (progress) progress(o.variant + ": kernel console: " + line);
+      }
+      if (splat_lines_left > 0 && result.splats.size() < kMaxSplatLines) {
+        --splat_lines_left;
+        result.splats.push_back(line);
+      }
+      return;
+    }
     std::string rest = line.substr(at + 10);
     size_t space = rest.find(' ');
     std::string tag = rest.substr(0, space);
@@ -100,6 +185,12 @@ std::expected<BootResult, std::string> BootLabKernel(
       row.value = results::Median(row.samples);
       if (progress) progress(o.variant + ": " + row.suite + " " + row.name);
       result.rows.push_back(std::move(row));
+    } else if (tag == "SELFTEST") {
+      result.selftests.push_back(ParseSelftest(j));
+      if (progress) {
+        progress(o.variant + ": selftest " + result.selftests.back().name + " " +
+                 VerdictName(VerdictOf(result.selftests.back())));
+      }
     } else if (tag == "END") {
       ended = true;
     }

@@ -35,13 +35,36 @@ struct LabCheck {
   std::string detail;
 };
 
+// One kernel selftest as lab-init ran it (see kernel/guest/selftest_runner.h).
+struct SelftestOutcome {
+  std::string name;
+  int exit_status = -1;
+  int signal = 0;
+  bool timed_out = false;
+  int ok = 0, not_ok = 0, skip = 0;
+  double seconds = 0;
+  std::string error;
+  std::vector<std::string> failed;  // the first failing lines
+};
+
+// kselftest's verdict: exit 0 passes, exit 4 (KSFT_SKIP) skips, anything else fails.
+enum class SelftestVerdict { kPass, kSkip, kFail };
+SelftestVerdict VerdictOf(const SelftestOutcome& outcome);
+std::string VerdictName(SelftestVerdict verdict);
+
 struct BootResult {
   std::string kernel;  // uname -r inside
   int cpus = 0;
   std::vector<LabCheck> checks;
   std::vector<results::BenchRow> rows;
+  std::vector<SelftestOutcome> selftests;
+  // Kernel console lines that report a bug: lockdep, KASAN, KFENCE, SLUB, WARN, BUG, Oops.
+  std::vector<std::string> splats;
   double seconds = 0;
 };
+
+// True when a kernel console line reports a bug (the first line of a splat).
+bool IsSplatLine(const std::string& line);
 
 std::expected<BootResult, std::string> BootLabKernel(
     const BootOptions& options, const std::function<void(const std::string&)>& progress);

@@ -1,6 +1,7 @@
 #include "kernel/lab/initramfs.h"
 
 #include <cstdio>
+#include <set>
 
 #include "util/atomic_file.h"
 
@@ -48,7 +49,8 @@ void Entry(std::string* out, uint32_t ino, const std::string& name, uint32_t mod
 
 std::span<const uint8_t> LabInitBytes() { return {kLabInitData, kLabInitSize}; }
 
-std::string BuildInitramfs(std::span<const uint8_t> init_binary) {
+std::string BuildInitramfs(std::span<const uint8_t> init_binary,
+                           const std::vector<InitramfsFile>& extra) {
   std::string out;
   uint32_t ino = 1;
   Entry(&out, ino++, "dev", 0040755, {});
@@ -56,13 +58,24 @@ std::string BuildInitramfs(std::span<const uint8_t> init_binary) {
   Entry(&out, ino++, "proc", 0040755, {});
   Entry(&out, ino++, "tmp", 0041777, {});
   Entry(&out, ino++, "init", 0100755, init_binary);
+  std::set<std::string> folders;
+  for (const InitramfsFile& file : extra) {
+    for (size_t slash = file.path.find('/'); slash != std::string::npos;
+         slash = file.path.find('/', slash + 1)) {
+      std::string folder = file.path.substr(0, slash);
+      if (folders.insert(folder).second) Entry(&out, ino++, folder, 0040755, {});
+    }
+    Entry(&out, ino++, file.path, file.mode,
+          {reinterpret_cast<const uint8_t*>(file.data.data()), file.data.size()});
+  }
   Entry(&out, 0, "TRAILER!!!", 0, {});
   while (out.size() % 512) out.push_back('\0');
   return out;
 }
 
-std::expected<void, std::string> WriteLabInitramfs(const std::string& path) {
-  return util::WriteFileAtomically(path, BuildInitramfs(LabInitBytes()));
+std::expected<void, std::string> WriteLabInitramfs(const std::string& path,
+                                                   const std::vector<InitramfsFile>& extra) {
+  return util::WriteFileAtomically(path, BuildInitramfs(LabInitBytes(), extra));
 }
 
 }  // namespace snare::lab

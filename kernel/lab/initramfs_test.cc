@@ -57,6 +57,23 @@ TEST(InitramfsTest, HoldsInitConsoleAndMountPoints) {
   }
 }
 
+TEST(InitramfsTest, ExtraFilesComeWithTheirFolders) {
+  std::vector<uint8_t> init = {0x7f, 'E', 'L', 'F'};
+  std::string archive = BuildInitramfs(init, {{"selftests/x86/sigreturn_64", 0100755, "abc"},
+                                              {"selftests/x86/syscall_nt_64", 0100755, "de"},
+                                              {"selftests/timeouts", 0100644, "x86 45\n"}});
+  auto entries = Parse(archive);
+  for (const char* dir : {"selftests", "selftests/x86"}) {
+    ASSERT_TRUE(entries.count(dir)) << dir;
+    EXPECT_EQ(entries[dir].mode, 0040755u) << dir;
+  }
+  EXPECT_EQ(entries["selftests/x86/sigreturn_64"].data, "abc");
+  EXPECT_EQ(entries["selftests/x86/syscall_nt_64"].data, "de");
+  EXPECT_EQ(entries["selftests/timeouts"].mode, 0100644u);
+  EXPECT_EQ(entries["selftests/timeouts"].data, "x86 45\n");
+  EXPECT_EQ(entries["init"].data, std::string(init.begin(), init.end()));
+}
+
 TEST(InitramfsTest, EmbeddedLabInitIsAStaticX8664Executable) {
   auto bytes = LabInitBytes();
   ASSERT_GT(bytes.size(), 64u);

@@ -7,44 +7,26 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <vector>
 
+#include "kernel/lab/build_steps.h"
 #include "kernel/lab/command_stream.h"
 #include "kernel/lab/lab_paths.h"
-#include "util/subprocess.h"
 
 namespace snare::lab {
 namespace {
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-bool Exists(const std::string& path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0;
-}
-
-uint64_t Fnv1a(uint64_t h, const std::string& data) {
-  for (unsigned char c : data) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
 
 std::vector<std::string> PatchFiles(const std::string& dir) {
   std::vector<std::string> files;
   if (DIR* d = opendir(dir.c_str())) {
     while (dirent* e = readdir(d)) {
       std::string name = e->d_name;
-      if (name.size() > 6 && name.substr(name.size() - 6) == ".patch")
+      // 0000-cover-letter.patch (git format-patch --cover-letter) changes nothing.
+      if (name.size() > 6 && name.substr(name.size() - 6) == ".patch" &&
+          name.rfind("0000-", 0) != 0)
         files.push_back(dir + "/" + name);
     }
     closedir(d);
@@ -53,34 +35,8 @@ std::vector<std::string> PatchFiles(const std::string& dir) {
   return files;
 }
 
-std::string SourceVersion() {
-  std::string version;
-  util::SubprocessResult dpkg =
-      util::RunSubprocess({"dpkg-query", "-W", "-f=${Version}", "linux-source-6.12"});
-  if (dpkg.status == 0) version = dpkg.stdout_data;
-  if (version.empty()) {
-    struct stat st;
-    if (stat(kSourceTarball, &st) == 0) version = "size-" + std::to_string(st.st_size);
-  }
-  return version;
-}
-
 std::string Stage(const std::string& variant, const std::string& stage, const std::string& what) {
   return variant + " kernel, stage " + stage + ": " + what;
-}
-
-bool MakeDirs(const std::string& path) {
-  for (size_t i = 1; i <= path.size(); ++i) {
-    if (i == path.size() || path[i] == '/') {
-      std::string part = path.substr(0, i);
-      if (mkdir(part.c_str(), 0755) != 0 && errno != EEXIST) return false;
-    }
-  }
-  return true;
-}
-
-void RemoveTree(const std::string& path) {
-  RunStreaming({"rm", "-rf", "--one-file-system", path}, "", 600, nullptr);
 }
 
 // The options of the fragment that must read "=y" in the final .config.
@@ -98,11 +54,47 @@ std::vector<std::string> MissingOptions(const std::string& fragment, const std::
 
 }  // namespace
 
+std::string PatchDiff(const std::string& patch) {
+  size_t start = patch.rfind("diff --git ", 0) == 0 ? 0 : patch.find("\ndiff --git ");
+  if (start == std::string::npos) return patch;
+  if (start > 0) ++start;
+  size_t end = patch.rfind("\n-- \n");
+  if (end == std::string::npos || end < start) {
+    end = patch.size();
+  } else {
+    ++end;  // the diff's last newline
+  }
+  return patch.substr(start, end - start);
+}
+
+std::string ConfiguredName(const std::string& variant, const std::string& config) {
+  return config == kLabConfig ? variant : variant + "+" + config;
+}
+
+std::vector<std::string> KnownConfigs(const std::string& kernel_dir) {
+  std::vector<std::string> configs = {kLabConfig};
+  if (DIR* d = opendir((kernel_dir + "/config").c_str())) {
+    while (dirent* e = readdir(d)) {
+      std::string file = e->d_name;
+      const std::string suffix = ".config";
+      if (file.size() <= suffix.size() ||
+          file.compare(file.size() - suffix.size(), suffix.size(), suffix) != 0)
+        continue;
+      std::string name = file.substr(0, file.size() - suffix.size());
+      if (name != kLabConfig && name[0] != '.') configs.push_back(name);
+    }
+    closedir(d);
+  }
+  std::sort(configs.begin() + 1, configs.end());
+  return configs;
+}
+
 std::expected<KernelBuild, std::string> BuildKernel(
     const std::string& kernel_dir, const std::string& cache_dir, const std::string& variant,
-    const std::function<void(const std::string&)>& progress) {
+    const std::string& config, const std::function<void(const std::string&)>& progress) {
+  const std::string name = ConfiguredName(variant, config);
   auto say = [&](const std::string& s) {
-    if (progress) progress(variant + ": " + s);
+    if (progress) progress(name + ": " + s);
   };
   if (!Exists(kSourceTarball)) {
     return std::unexpected(Stage(variant, "source",
@@ -113,28 +105,37 @@ std::expected<KernelBuild, std::string> BuildKernel(
   const std::string fragment_path = kernel_dir + "/config/lab.config";
   const std::string fragment = ReadFile(fragment_path);
   if (fragment.empty()) {
-    return std::unexpected(Stage(variant, "config", fragment_path + " is missing or empty"));
+    return std::unexpected(Stage(name, "config", fragment_path + " is missing or empty"));
+  }
+  // Another configuration is one more fragment merged after the lab's.
+  std::string extra_path, extra;
+  if (config != kLabConfig) {
+    extra_path = kernel_dir + "/config/" + config + ".config";
+    extra = ReadFile(extra_path);
+    if (extra.empty()) {
+      return std::unexpected(Stage(name, "config", extra_path + " is missing or empty"));
+    }
   }
   std::vector<std::string> patches;
   if (variant != "stock") {
     std::string dir = kernel_dir + "/patches/6.12/" + variant;
     patches = PatchFiles(dir);
     if (patches.empty()) {
-      return std::unexpected(Stage(variant, "patch", "no *.patch files in " + dir));
+      return std::unexpected(Stage(name, "patch", "no *.patch files in " + dir));
     }
   }
-  uint64_t h = 0xcbf29ce484222325ull;
-  h = Fnv1a(h, SourceVersion());
-  h = Fnv1a(h, variant);
-  h = Fnv1a(h, fragment);
-  for (const auto& p : patches) h = Fnv1a(Fnv1a(h, p.substr(p.rfind('/') + 1)), ReadFile(p));
-  char key[32];
-  snprintf(key, sizeof(key), "%016llx", static_cast<unsigned long long>(h));
+  CacheKey hash;
+  hash.Add(SourceVersion()).Add(variant).Add(fragment);
+  for (const auto& p : patches) hash.Add(p.substr(p.rfind('/') + 1)).Add(PatchDiff(ReadFile(p)));
+  // The lab configuration's keys predate other configurations: they stay as they were.
+  if (config != kLabConfig) hash.Add("config=" + config).Add(extra);
+  const std::string key = hash.Hex();
 
   KernelBuild build;
   build.variant = variant;
+  build.config = config;
   build.key = key;
-  const std::string entry = cache_dir + "/6.12/" + variant + "-" + key;
+  const std::string entry = cache_dir + "/6.12/" + name + "-" + key;
   build.bzimage = entry + "/bzImage";
   if (Exists(build.bzimage)) {
     build.reused = true;
@@ -142,34 +143,41 @@ std::expected<KernelBuild, std::string> BuildKernel(
     return build;
   }
   const std::string tmp =
-      cache_dir + "/6.12/.build-" + variant + "-" + key + "-" + std::to_string(getpid());
+      cache_dir + "/6.12/.build-" + name + "-" + key + "-" + std::to_string(getpid());
   const std::string src = tmp + "/src";
   if (!MakeDirs(src)) {
-    return std::unexpected(
-        Stage(variant, "cache", "cannot create " + src + ": " + strerror(errno)));
+    return std::unexpected(Stage(name, "cache", "cannot create " + src + ": " + strerror(errno)));
   }
   auto fail = [&](const std::string& stage, const std::string& what) {
     RemoveTree(tmp);
-    return std::unexpected(Stage(variant, stage, what));
+    return std::unexpected(Stage(name, stage, what));
   };
   say("unpacking " + std::string(kSourceTarball));
-  StreamResult r = RunStreaming({"tar", "-xJf", kSourceTarball, "-C", src, "--strip-components=1"},
-                                "", 900, nullptr);
+  StreamResult r = UnpackSource(src, {});
   if (r.status != 0) return fail("unpack", "tar failed:\n" + r.tail);
   for (const auto& p : patches) {
     say("applying " + p.substr(p.rfind('/') + 1));
     r = RunStreaming({"patch", "-p1", "--forward", "--batch", "-i", p}, src, 120, nullptr);
     if (r.status != 0) return fail("patch", p + " does not apply to linux-source-6.12:\n" + r.tail);
   }
-  say("configuring (tinyconfig + " + fragment_path + ")");
-  r = RunStreaming({"make", "tinyconfig"}, src, 300, nullptr);
+  const std::vector<std::string> make = MakeCommand(cache_dir, src);
+  auto with = [&](std::vector<std::string> argv, std::initializer_list<std::string> more) {
+    argv.insert(argv.end(), more);
+    return argv;
+  };
+  say("configuring (tinyconfig + " + fragment_path + (extra.empty() ? "" : " + " + extra_path) +
+      ")");
+  r = RunStreaming(with(make, {"tinyconfig"}), src, 300, nullptr);
   if (r.status == 0) {
-    r = RunStreaming({"scripts/kconfig/merge_config.sh", "-m", ".config", fragment_path}, src, 300,
-                     nullptr);
+    std::vector<std::string> merge = {"scripts/kconfig/merge_config.sh", "-m", ".config",
+                                      fragment_path};
+    if (!extra.empty()) merge.push_back(extra_path);
+    r = RunStreaming(merge, src, 300, nullptr);
   }
-  if (r.status == 0) r = RunStreaming({"make", "olddefconfig"}, src, 300, nullptr);
+  if (r.status == 0) r = RunStreaming(with(make, {"olddefconfig"}), src, 300, nullptr);
   if (r.status != 0) return fail("config", "configuration failed:\n" + r.tail);
-  std::vector<std::string> missing = MissingOptions(fragment, "\n" + ReadFile(src + "/.config"));
+  std::vector<std::string> missing =
+      MissingOptions(fragment + "\n" + extra, "\n" + ReadFile(src + "/.config"));
   if (!missing.empty()) {
     std::string list;
     for (const auto& m : missing) list += " " + m;
@@ -181,7 +189,7 @@ std::expected<KernelBuild, std::string> BuildKernel(
   // A parallel make's last lines are other jobs finishing: keep the compiler's errors.
   std::string errors;
   int error_lines = 0;
-  r = RunStreaming({"make", "-j" + std::to_string(jobs), "bzImage"}, src, 3600,
+  r = RunStreaming(with(make, {"-j" + std::to_string(jobs), "bzImage"}), src, 3600,
                    [&](const std::string& l) {
                      if (++lines % 25 == 0) say("make: " + l.substr(0, 60));
                      if (l.find("error:") != std::string::npos && ++error_lines <= 10) {

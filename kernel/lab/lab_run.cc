@@ -11,10 +11,12 @@
 #include <optional>
 #include <set>
 
+#include "kernel/lab/build_steps.h"
 #include "kernel/lab/guest_boot.h"
 #include "kernel/lab/initramfs.h"
 #include "kernel/lab/kernel_builder.h"
 #include "kernel/lab/lab_paths.h"
+#include "kernel/lab/selftest_builder.h"
 #include "results/bench_result.h"
 #include "results/line_fit.h"
 #include "results/machine_info.h"
@@ -22,6 +24,11 @@
 
 namespace snare::lab {
 namespace {
+
+constexpr const char* kDebugConfig = "debug";
+
+// kselftest's timeouts are for hardware; emulated vCPUs get this many times as long.
+constexpr int kSelftestTimeoutFactor = 4;
 
 void Progress(const std::string& line) {
   if (isatty(2)) {
@@ -41,6 +48,14 @@ const results::BenchRow* Find(const results::BenchRun& run, const std::string& s
     if (row.suite != suite) continue;
     auto it = row.params.find(key);
     if (it != row.params.end() && it->second == value) return &row;
+  }
+  return nullptr;
+}
+
+const results::BenchRow* Find(const results::BenchRun& run, const std::string& suite,
+                              const std::string& name) {
+  for (const auto& row : run.rows) {
+    if (row.suite == suite && row.name == name) return &row;
   }
   return nullptr;
 }
@@ -102,6 +117,104 @@ results::BenchRow CheckRow(const LabCheck& check) {
   return row;
 }
 
+results::BenchRow SelftestRow(const SelftestOutcome& t) {
+  results::BenchRow row;
+  row.suite = "selftest";
+  row.name = t.name;
+  row.platform = "native";
+  SelftestVerdict verdict = VerdictOf(t);
+  row.value = verdict == SelftestVerdict::kPass ? 1 : verdict == SelftestVerdict::kSkip ? 0 : -1;
+  row.unit = "verdict (1 pass, 0 skip, -1 fail)";
+  row.samples = {row.value};
+  row.params["verdict"] = VerdictName(verdict);
+  row.params["exit"] = std::to_string(t.exit_status);
+  if (t.signal) row.params["signal"] = std::to_string(t.signal);
+  if (t.timed_out) row.params["timed_out"] = "1";
+  row.params["ok"] = std::to_string(t.ok);
+  row.params["not_ok"] = std::to_string(t.not_ok);
+  row.params["skip"] = std::to_string(t.skip);
+  row.params["seconds"] = fmt::format("{:.1f}", t.seconds);
+  std::string failed = t.error;
+  for (const auto& line : t.failed) failed += (failed.empty() ? "" : " | ") + line;
+  if (!failed.empty()) row.params["failed"] = failed.substr(0, 400);
+  return row;
+}
+
+// The console had no splat: a check row, so a run with one fails like a failed check.
+LabCheck ConsoleCheck(const std::string& boot, const std::vector<std::string>& splats) {
+  std::string detail;
+  for (const auto& line : splats) detail += (detail.empty() ? "" : "\n") + line;
+  return {"kernel-console-" + boot, splats.empty(),
+          splats.empty() ? "no lockdep, KASAN, KFENCE, SLUB, WARN or BUG report" : detail};
+}
+
+std::string SelftestCell(const results::BenchRow& row) {
+  const auto& p = row.params;
+  auto get = [&](const char* k) { return p.count(k) ? p.at(k) : std::string(); };
+  std::string cell = get("verdict") + " (ok " + get("ok");
+  if (get("not_ok") != "0") cell += ", not ok " + get("not_ok");
+  if (get("skip") != "0") cell += ", skip " + get("skip");
+  if (get("verdict") != "pass") {
+    cell += get("timed_out") == "1" ? ", timed out" : ", exit " + get("exit");
+    if (!get("signal").empty()) cell += ", signal " + get("signal");
+  }
+  return cell + ")";
+}
+
+// test x variant. Returns the selftests that pass on stock and fail on another variant:
+// each is a bug in that variant's patches, or an expectation the patch changes.
+int PrintSelftests(const std::vector<results::BenchRun>& runs) {
+  std::vector<std::string> names;
+  for (const auto& run : runs) {
+    for (const auto& row : run.rows) {
+      if (row.suite == "selftest" &&
+          std::find(names.begin(), names.end(), row.name) == names.end()) {
+        names.push_back(row.name);
+      }
+    }
+  }
+  if (names.empty()) return 0;
+  fmt::print("\n| selftest |");
+  for (const auto& run : runs) fmt::print(" {} |", run.kernel_variant);
+  fmt::print("\n| --- |");
+  for (size_t i = 0; i < runs.size(); ++i) fmt::print(" --- |");
+  fmt::print("\n");
+  const results::BenchRun* stock = nullptr;
+  for (const auto& run : runs) {
+    if (run.kernel_variant.rfind("stock", 0) == 0) stock = &run;
+  }
+  int regressions = 0;
+  std::string why;
+  for (const auto& name : names) {
+    fmt::print("| {} |", name);
+    const results::BenchRow* base = stock ? Find(*stock, "selftest", name) : nullptr;
+    for (const auto& run : runs) {
+      const results::BenchRow* row = Find(run, "selftest", name);
+      fmt::print(" {} |", row ? SelftestCell(*row) : "not run");
+      if (base && row && &run != stock && base->value > 0.5 && row->value < -0.5) {
+        ++regressions;
+        why += fmt::format("\nsnare lab: selftest {} passes on {} but fails on {}: {}", name,
+                           stock->kernel_variant, run.kernel_variant,
+                           row->params.count("failed") ? row->params.at("failed") : "");
+      }
+    }
+    fmt::print("\n");
+  }
+  int pass = 0, skip = 0, fail = 0;
+  for (const auto& run : runs) {
+    pass = skip = fail = 0;
+    for (const auto& row : run.rows) {
+      if (row.suite != "selftest") continue;
+      (row.value > 0.5 ? pass : row.value < -0.5 ? fail : skip) += 1;
+    }
+    fmt::print("{}{}: {} pass, {} skip, {} fail", &run == &runs[0] ? "\n" : "; ",
+               run.kernel_variant, pass, skip, fail);
+  }
+  fmt::print("\n");
+  if (regressions) fprintf(stderr, "%s\n", why.c_str());
+  return regressions;
+}
+
 }  // namespace
 
 int RunLab(const LabOptions& o, const std::string& command_line) {
@@ -120,9 +233,18 @@ int RunLab(const LabOptions& o, const std::string& command_line) {
       return 2;
     }
   }
+  std::vector<std::string> configs = KnownConfigs(*kernel_dir);
+  if (std::find(configs.begin(), configs.end(), o.config) == configs.end()) {
+    std::string names;
+    for (const auto& c : configs) names += (names.empty() ? "" : ", ") + c;
+    fprintf(stderr,
+            "snare lab: unknown configuration '%s' (known: %s; each is %s/config/NAME.config)\n",
+            o.config.c_str(), names.c_str(), kernel_dir->c_str());
+    return 2;
+  }
   const std::string cache = o.cache.empty() ? DefaultCacheDir() : o.cache;
   std::optional<results::ResultsStore> store;
-  if (o.action == "run") {
+  if (o.action == "run" || o.action == "selftests") {
     auto opened =
         results::ResultsStore::Open(o.db.empty() ? results::ResultsStore::DefaultPath() : o.db,
                                     /*create=*/true);
@@ -135,7 +257,7 @@ int RunLab(const LabOptions& o, const std::string& command_line) {
 
   std::map<std::string, KernelBuild> builds;
   for (const auto& v : variants) {
-    auto build = BuildKernel(*kernel_dir, cache, v, Progress);
+    auto build = BuildKernel(*kernel_dir, cache, v, o.config, Progress);
     if (!build) {
       EndProgress();
       fprintf(stderr, "snare lab: %s\n", build.error().c_str());
@@ -146,83 +268,157 @@ int RunLab(const LabOptions& o, const std::string& command_line) {
   EndProgress();
   if (o.action == "build") {
     for (const auto& [v, b] : builds)
-      printf("%s: %s%s\n", v.c_str(), b.bzimage.c_str(), b.reused ? " (cached)" : "");
+      printf("%s: %s%s\n", ConfiguredName(v, o.config).c_str(), b.bzimage.c_str(),
+             b.reused ? " (cached)" : "");
     return 0;
   }
 
+  const bool smoke = o.action == "smoke";
+  const bool selftests_only = o.action == "selftests";
+  std::optional<SelftestBuild> selftests;
+  if (o.action == "run" || selftests_only) {
+    auto built = BuildSelftests(cache, Progress);
+    EndProgress();
+    if (!built) {
+      fprintf(stderr, "snare lab: %s\n", built.error().c_str());
+      return 1;
+    }
+    selftests = std::move(*built);
+  }
+
+  // Removed however RunLab returns.
+  struct Initrds {
+    std::vector<std::string> paths;
+    ~Initrds() {
+      for (const auto& p : paths) unlink(p.c_str());
+    }
+  } initrds;
   const std::string initrd = cache + "/lab-initramfs-" + std::to_string(getpid()) + ".cpio";
+  initrds.paths.push_back(initrd);
   if (auto written = WriteLabInitramfs(initrd); !written) {
     fprintf(stderr, "snare lab: initramfs: %s\n", written.error().c_str());
     return 1;
+  }
+  // The selftests travel in an initramfs of their own: the measured boots stay as they were.
+  std::string selftest_initrd;
+  double selftest_seconds = 0;
+  if (selftests) {
+    std::vector<InitramfsFile> files;
+    std::string list;
+    for (const Selftest& t : selftests->tests) {
+      std::string bytes = ReadFile(t.path);
+      if (bytes.empty()) {
+        fprintf(stderr, "snare lab: selftest %s is missing from the cache (%s): remove %s\n",
+                t.name.c_str(), t.path.c_str(), selftests->dir.c_str());
+        return 1;
+      }
+      files.push_back({"selftests/" + t.name, 0100755, std::move(bytes)});
+      list += t.name + " " + std::to_string(t.timeout_s) + "\n";
+      selftest_seconds += t.timeout_s * kSelftestTimeoutFactor;
+    }
+    files.push_back({"selftests/timeouts", 0100644, list});
+    selftest_initrd = cache + "/lab-selftests-" + std::to_string(getpid()) + ".cpio";
+    initrds.paths.push_back(selftest_initrd);
+    if (auto written = WriteLabInitramfs(selftest_initrd, files); !written) {
+      fprintf(stderr, "snare lab: initramfs: %s\n", written.error().c_str());
+      return 1;
+    }
   }
   bool kvm = o.kvm && KvmWorks(builds[variants[0]].bzimage, initrd);
   Progress(kvm     ? "KVM boots a lab kernel: using it"
            : o.kvm ? "KVM unavailable or hangs (20 s probe): using TCG"
                    : "KVM not tried (--no-kvm): using TCG");
 
-  const bool smoke = o.action == "smoke";
-  const long traps = smoke || o.quick ? 100000 : 1000000;
-  std::string ab_args = smoke ? "lab.mode=checks" : "lab.mode=all";
+  // A debug kernel's timings measure its debugging: it runs the checks (and the selftests),
+  // with the smoke's trap count (it runs several times slower).
+  const bool checks_only = smoke || o.config == kDebugConfig;
+  const long traps = checks_only || o.quick ? 100000 : 1000000;
+  std::string ab_args = checks_only ? "lab.mode=checks" : "lab.mode=all";
   ab_args += " lab.traps=" + std::to_string(traps);
   ab_args += " lab.maxdepth=32 lab.reps=" + std::string(o.quick ? "3" : "5");
   std::vector<results::BenchRun> runs;
   int failed_checks = 0;
   for (const auto& v : variants) {
-    BootOptions boot;
-    boot.bzimage = builds[v].bzimage;
-    boot.initrd = initrd;
-    boot.variant = v;
-    boot.accel = kvm ? Accel::kKvm : Accel::kTcgIcount;
-    boot.cpus = 1;
-    boot.lab_args = ab_args;
-    boot.timeout_s = o.timeout_s > 0 ? o.timeout_s : (smoke ? 900 : 3600);
-    auto result = BootLabKernel(boot, Progress);
-    if (!result) {
-      EndProgress();
-      unlink(initrd.c_str());
-      fprintf(stderr, "snare lab: %s\n", result.error().c_str());
-      return 1;
-    }
+    const std::string name = ConfiguredName(v, o.config);
     results::BenchRun run;
     results::DescribeMachine(&run);
-    run.kernel = result->kernel;
-    run.kernel_variant = v;
-    run.cpu_model += " (qemu " + AccelName(boot.accel) + ")";
-    run.cores = result->cpus;
+    run.kernel_variant = name;
     run.command = command_line;
     run.quick = o.quick || smoke;
-    run.rows = result->rows;
-    for (const auto& check : result->checks) {
-      run.rows.push_back(CheckRow(check));
-      if (!check.pass) {
-        ++failed_checks;
-        fprintf(stderr, "\nsnare lab: %s: check %s failed: %s\n", v.c_str(), check.name.c_str(),
-                check.detail.c_str());
+    // One boot of this variant: its checks (a splat on the console is one more) and rows.
+    auto boot_once = [&](BootOptions boot, const std::string& what) -> std::optional<BootResult> {
+      boot.bzimage = builds[v].bzimage;
+      boot.variant = name;
+      auto result = BootLabKernel(boot, Progress);
+      if (!result) {
+        EndProgress();
+        fprintf(stderr, "snare lab: %s\n", result.error().c_str());
+        return std::nullopt;
+      }
+      std::vector<LabCheck> checks = result->checks;
+      checks.push_back(ConsoleCheck(what, result->splats));
+      for (const auto& check : checks) {
+        run.rows.push_back(CheckRow(check));
+        if (!check.pass) {
+          ++failed_checks;
+          fprintf(stderr, "\nsnare lab: %s: check %s failed: %s\n", name.c_str(),
+                  check.name.c_str(), check.detail.c_str());
+        }
+      }
+      run.duration_s += result->seconds;
+      return std::move(*result);
+    };
+    if (!selftests_only) {
+      BootOptions boot;
+      boot.initrd = initrd;
+      boot.accel = kvm ? Accel::kKvm : Accel::kTcgIcount;
+      boot.cpus = 1;
+      boot.lab_args = ab_args;
+      boot.timeout_s = o.timeout_s > 0 ? o.timeout_s : (smoke ? 900 : 3600);
+      auto result = boot_once(boot, "bench");
+      if (!result) return 1;
+      run.kernel = result->kernel;
+      run.cpu_model += " (qemu " + AccelName(boot.accel) + ")";
+      run.cores = result->cpus;
+      for (auto& row : result->rows) run.rows.push_back(std::move(row));
+      if (!checks_only && !o.quick) {
+        BootOptions multi = boot;
+        multi.accel = kvm ? Accel::kKvm : Accel::kTcgMulti;
+        multi.cpus = 2;
+        multi.lab_args = "lab.mode=contention lab.contention=1";
+        auto contention = boot_once(multi, "contention");
+        if (!contention) return 1;
+        for (auto row : contention->rows) {
+          row.params["accel"] = AccelName(multi.accel);
+          run.rows.push_back(std::move(row));
+        }
       }
     }
-    run.duration_s = result->seconds;
-    if (!smoke && !o.quick) {
-      BootOptions multi = boot;
-      multi.accel = kvm ? Accel::kKvm : Accel::kTcgMulti;
-      multi.cpus = 2;
-      multi.lab_args = "lab.mode=contention lab.contention=1";
-      auto contention = BootLabKernel(multi, Progress);
-      if (!contention) {
-        EndProgress();
-        unlink(initrd.c_str());
-        fprintf(stderr, "snare lab: %s\n", contention.error().c_str());
-        return 1;
+    if (selftests) {
+      // Two vCPUs: seccomp_bpf's TSYNC and notifier tests race threads for real.
+      BootOptions boot;
+      boot.initrd = selftest_initrd;
+      boot.accel = kvm ? Accel::kKvm : Accel::kTcgMulti;
+      boot.cpus = 2;
+      boot.lab_args = "lab.mode=selftests lab.stscale=" + std::to_string(kSelftestTimeoutFactor);
+      boot.timeout_s = o.timeout_s > 0 ? o.timeout_s : selftest_seconds + 300;
+      auto result = boot_once(boot, "selftests");
+      if (!result) return 1;
+      if (run.kernel.empty()) {
+        run.kernel = result->kernel;
+        run.cpu_model += " (qemu " + AccelName(boot.accel) + ")";
+        run.cores = result->cpus;
       }
-      for (auto row : contention->rows) {
-        row.params["accel"] = AccelName(multi.accel);
-        run.rows.push_back(std::move(row));
+      for (const auto& t : result->selftests) run.rows.push_back(SelftestRow(t));
+      if (result->selftests.size() != selftests->tests.size()) {
+        ++failed_checks;
+        fprintf(stderr, "\nsnare lab: %s: %zu of %zu selftests reported\n", name.c_str(),
+                result->selftests.size(), selftests->tests.size());
       }
-      run.duration_s += contention->seconds;
     }
     runs.push_back(std::move(run));
   }
   EndProgress();
-  unlink(initrd.c_str());
 
   if (store) {
     for (auto& run : runs) {
@@ -241,15 +437,16 @@ int RunLab(const LabOptions& o, const std::string& command_line) {
   if (smoke) {
     printf("snare lab smoke: %zu kernels built and booted (%s), %d/%d checks passed\n", runs.size(),
            kvm ? "KVM" : "TCG", total_checks - failed_checks, total_checks);
-  } else {
-    PrintSummary(runs);
-    if (store && runs.size() >= 2) {
-      printf("\nstored in %s; compare with: snare report --compare=%lld,%lld\n",
-             store->path().c_str(), static_cast<long long>(runs[0].id),
-             static_cast<long long>(runs[1].id));
-    }
+    return failed_checks ? 1 : 0;
   }
-  return failed_checks ? 1 : 0;
+  if (!selftests_only && !checks_only) PrintSummary(runs);
+  int regressions = PrintSelftests(runs);
+  if (store && runs.size() >= 2) {
+    printf("\nstored in %s; compare with: snare report --compare=%lld,%lld\n",
+           store->path().c_str(), static_cast<long long>(runs[0].id),
+           static_cast<long long>(runs[1].id));
+  }
+  return failed_checks || regressions ? 1 : 0;
 }
 
 }  // namespace snare::lab

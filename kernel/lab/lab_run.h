@@ -12,6 +12,7 @@ namespace snare::lab {
 struct LabOptions {
   std::string action;                 // "build", "run" or "smoke"
   std::vector<std::string> variants;  // empty: every known variant
+  std::string config = "lab";         // kernel/config/NAME.config merged after lab.config
   bool quick = false;
   bool kvm = true;  // try KVM (a probe decides); false: TCG only
   std::string db, cache, kernel_dir;
