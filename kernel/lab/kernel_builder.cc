@@ -56,15 +56,21 @@ std::vector<std::string> MissingOptions(const std::string& fragment, const std::
 
 std::string PatchDiff(const std::string& patch) {
   size_t start = patch.rfind("diff --git ", 0) == 0 ? 0 : patch.find("\ndiff --git ");
-  if (start == std::string::npos) return patch;
-  if (start > 0) ++start;
   size_t end = patch.rfind("\n-- \n");
-  if (end == std::string::npos || end < start) {
+  if (start == std::string::npos) {
+    start = 0;
     end = patch.size();
   } else {
-    ++end;  // the diff's last newline
+    if (start > 0) ++start;
+    end = end == std::string::npos || end < start ? patch.size() : end + 1;
   }
-  return patch.substr(start, end - start);
+  // "index OLD..NEW" names blobs; patch(1) does not read it.
+  std::string diff;
+  std::istringstream in(patch.substr(start, end - start));
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("index ", 0) != 0) diff += line + "\n";
+  }
+  return diff;
 }
 
 std::string ConfiguredName(const std::string& variant, const std::string& config) {

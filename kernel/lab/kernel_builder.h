@@ -26,8 +26,9 @@ struct KernelBuild {
 };
 
 // What of a git format-patch file changes the tree: from the first "diff --git" line up to
-// the "-- " signature. Cache keys hash this, so a reworded commit message or a new git
-// version builds nothing again. A text with no such line is returned whole.
+// the "-- " signature, without "index" lines (blob names). Cache keys hash this, so a
+// reworded commit message, another author or another git builds nothing again. A text with
+// no "diff --git" line is returned whole, but its index lines.
 std::string PatchDiff(const std::string& patch);
 
 // "reserve" in the lab configuration, "reserve+debug" in another.

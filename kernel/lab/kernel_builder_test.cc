@@ -23,6 +23,12 @@ TEST(PatchDiffTest, IgnoresTheMessageAndTheSignature) {
   EXPECT_EQ(PatchDiff(two), kDiff);
 }
 
+TEST(PatchDiffTest, IgnoresBlobNames) {
+  std::string with_index = std::string(kDiff).insert(std::string(kDiff).find("\n") + 1,
+                                                     "index 32c464f94..f4c1435cb 100644\n");
+  EXPECT_EQ(PatchDiff(with_index), kDiff);
+}
+
 TEST(PatchDiffTest, ABareDiffIsItself) {
   EXPECT_EQ(PatchDiff(kDiff), kDiff);
   EXPECT_EQ(PatchDiff("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"),

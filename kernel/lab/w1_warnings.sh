@@ -26,7 +26,7 @@ fi
 src=$work/src
 rm -rf "$src" && mkdir -p "$src"
 echo "w1_warnings: unpacking into $src" >&2
-tar -xJf "$tarball" -C "$src" --strip-components=1 --exclude=linux-source-6.12/Documentation
+tar -xJf "$tarball" -C "$src" --strip-components=1
 cd "$src"
 make -s x86_64_defconfig
 scripts/kconfig/merge_config.sh -m .config "$kdir/config/lab.config" >/dev/null
