@@ -17,6 +17,7 @@
 #include "kernel/lab/kernel_builder.h"
 #include "kernel/lab/lab_paths.h"
 #include "kernel/lab/selftest_builder.h"
+#include "kernel/lab/selftest_table.h"
 #include "results/bench_result.h"
 #include "results/line_fit.h"
 #include "results/machine_info.h"
@@ -48,14 +49,6 @@ const results::BenchRow* Find(const results::BenchRun& run, const std::string& s
     if (row.suite != suite) continue;
     auto it = row.params.find(key);
     if (it != row.params.end() && it->second == value) return &row;
-  }
-  return nullptr;
-}
-
-const results::BenchRow* Find(const results::BenchRun& run, const std::string& suite,
-                              const std::string& name) {
-  for (const auto& row : run.rows) {
-    if (row.suite == suite && row.name == name) return &row;
   }
   return nullptr;
 }
@@ -117,102 +110,12 @@ results::BenchRow CheckRow(const LabCheck& check) {
   return row;
 }
 
-results::BenchRow SelftestRow(const SelftestOutcome& t) {
-  results::BenchRow row;
-  row.suite = "selftest";
-  row.name = t.name;
-  row.platform = "native";
-  SelftestVerdict verdict = VerdictOf(t);
-  row.value = verdict == SelftestVerdict::kPass ? 1 : verdict == SelftestVerdict::kSkip ? 0 : -1;
-  row.unit = "verdict (1 pass, 0 skip, -1 fail)";
-  row.samples = {row.value};
-  row.params["verdict"] = VerdictName(verdict);
-  row.params["exit"] = std::to_string(t.exit_status);
-  if (t.signal) row.params["signal"] = std::to_string(t.signal);
-  if (t.timed_out) row.params["timed_out"] = "1";
-  row.params["ok"] = std::to_string(t.ok);
-  row.params["not_ok"] = std::to_string(t.not_ok);
-  row.params["skip"] = std::to_string(t.skip);
-  row.params["seconds"] = fmt::format("{:.1f}", t.seconds);
-  std::string failed = t.error;
-  for (const auto& line : t.failed) failed += (failed.empty() ? "" : " | ") + line;
-  if (!failed.empty()) row.params["failed"] = failed.substr(0, 400);
-  return row;
-}
-
 // The console had no splat: a check row, so a run with one fails like a failed check.
 LabCheck ConsoleCheck(const std::string& boot, const std::vector<std::string>& splats) {
   std::string detail;
   for (const auto& line : splats) detail += (detail.empty() ? "" : "\n") + line;
   return {"kernel-console-" + boot, splats.empty(),
           splats.empty() ? "no lockdep, KASAN, KFENCE, SLUB, WARN or BUG report" : detail};
-}
-
-std::string SelftestCell(const results::BenchRow& row) {
-  const auto& p = row.params;
-  auto get = [&](const char* k) { return p.count(k) ? p.at(k) : std::string(); };
-  std::string cell = get("verdict") + " (ok " + get("ok");
-  if (get("not_ok") != "0") cell += ", not ok " + get("not_ok");
-  if (get("skip") != "0") cell += ", skip " + get("skip");
-  if (get("verdict") != "pass") {
-    cell += get("timed_out") == "1" ? ", timed out" : ", exit " + get("exit");
-    if (!get("signal").empty()) cell += ", signal " + get("signal");
-  }
-  return cell + ")";
-}
-
-// test x variant. Returns the selftests that pass on stock and fail on another variant:
-// each is a bug in that variant's patches, or an expectation the patch changes.
-int PrintSelftests(const std::vector<results::BenchRun>& runs) {
-  std::vector<std::string> names;
-  for (const auto& run : runs) {
-    for (const auto& row : run.rows) {
-      if (row.suite == "selftest" &&
-          std::find(names.begin(), names.end(), row.name) == names.end()) {
-        names.push_back(row.name);
-      }
-    }
-  }
-  if (names.empty()) return 0;
-  fmt::print("\n| selftest |");
-  for (const auto& run : runs) fmt::print(" {} |", run.kernel_variant);
-  fmt::print("\n| --- |");
-  for (size_t i = 0; i < runs.size(); ++i) fmt::print(" --- |");
-  fmt::print("\n");
-  const results::BenchRun* stock = nullptr;
-  for (const auto& run : runs) {
-    if (run.kernel_variant.rfind("stock", 0) == 0) stock = &run;
-  }
-  int regressions = 0;
-  std::string why;
-  for (const auto& name : names) {
-    fmt::print("| {} |", name);
-    const results::BenchRow* base = stock ? Find(*stock, "selftest", name) : nullptr;
-    for (const auto& run : runs) {
-      const results::BenchRow* row = Find(run, "selftest", name);
-      fmt::print(" {} |", row ? SelftestCell(*row) : "not run");
-      if (base && row && &run != stock && base->value > 0.5 && row->value < -0.5) {
-        ++regressions;
-        why += fmt::format("\nsnare lab: selftest {} passes on {} but fails on {}: {}", name,
-                           stock->kernel_variant, run.kernel_variant,
-                           row->params.count("failed") ? row->params.at("failed") : "");
-      }
-    }
-    fmt::print("\n");
-  }
-  int pass = 0, skip = 0, fail = 0;
-  for (const auto& run : runs) {
-    pass = skip = fail = 0;
-    for (const auto& row : run.rows) {
-      if (row.suite != "selftest") continue;
-      (row.value > 0.5 ? pass : row.value < -0.5 ? fail : skip) += 1;
-    }
-    fmt::print("{}{}: {} pass, {} skip, {} fail", &run == &runs[0] ? "\n" : "; ",
-               run.kernel_variant, pass, skip, fail);
-  }
-  fmt::print("\n");
-  if (regressions) fprintf(stderr, "%s\n", why.c_str());
-  return regressions;
 }
 
 }  // namespace
@@ -440,7 +343,10 @@ int RunLab(const LabOptions& o, const std::string& command_line) {
     return failed_checks ? 1 : 0;
   }
   if (!selftests_only && !checks_only) PrintSummary(runs);
-  int regressions = PrintSelftests(runs);
+  SelftestTable table = MakeSelftestTable(runs);
+  fmt::print("{}", table.text);
+  if (!table.regressions.empty()) fprintf(stderr, "\n%s", table.regressions.c_str());
+  const bool regressions = !table.regressions.empty();
   if (store && runs.size() >= 2) {
     printf("\nstored in %s; compare with: snare report --compare=%lld,%lld\n",
            store->path().c_str(), static_cast<long long>(runs[0].id),

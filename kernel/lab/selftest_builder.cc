@@ -21,10 +21,11 @@ namespace {
 struct Source {
   const char* dir;
   const char* program;
+  bool timing = false;
 };
 constexpr Source kSources[] = {
     {"seccomp", "seccomp_bpf"},
-    {"seccomp", "seccomp_benchmark"},
+    {"seccomp", "seccomp_benchmark", /*timing=*/true},
     {"sigaltstack", "sas"},
     {"x86", "sigreturn_64"},
     {"x86", "single_step_syscall_64"},
@@ -63,6 +64,13 @@ std::vector<std::string> LabSelftestNames() {
   return names;
 }
 
+bool IsTimingSelftest(const std::string& name) {
+  for (const Source& s : kSources) {
+    if (name == std::string(s.dir) + "/" + s.program) return s.timing;
+  }
+  return false;
+}
+
 std::expected<SelftestBuild, std::string> BuildSelftests(
     const std::string& cache_dir, const std::function<void(const std::string&)>& progress) {
   auto say = [&](const std::string& s) {
@@ -84,7 +92,9 @@ std::expected<SelftestBuild, std::string> BuildSelftests(
     std::istringstream in(ReadFile(manifest));
     std::string name;
     int timeout = 0;
-    while (in >> name >> timeout) build.tests.push_back({name, build.dir + "/" + name, timeout});
+    while (in >> name >> timeout) {
+      build.tests.push_back({name, build.dir + "/" + name, timeout, IsTimingSelftest(name)});
+    }
   };
   if (Exists(manifest)) {
     build.reused = true;

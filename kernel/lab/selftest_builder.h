@@ -16,6 +16,9 @@ struct Selftest {
   std::string name;   // "seccomp/seccomp_bpf": its folder under tools/testing/selftests, program
   std::string path;   // the static binary in the cache
   int timeout_s = 0;  // the folder's kselftest timeout (settings file, else 45 s)
+  // Its verdict compares timings (seccomp_benchmark's "1 bitmapped ~= 2 bitmapped"): under
+  // emulation that varies from run to run, so a difference from stock is not a regression.
+  bool timing = false;
 };
 
 struct SelftestBuild {
@@ -27,6 +30,9 @@ struct SelftestBuild {
 
 // The selftests the lab runs, as folder/program.
 std::vector<std::string> LabSelftestNames();
+
+// Whether the named selftest's verdict rests on timings (see Selftest::timing).
+bool IsTimingSelftest(const std::string& name);
 
 std::expected<SelftestBuild, std::string> BuildSelftests(
     const std::string& cache_dir, const std::function<void(const std::string&)>& progress);

@@ -5,9 +5,16 @@
 # (signal delivery, fork/exit, ptrace, posix timers, user namespaces, exec), once on the
 # plain tree and once patched, and compares the warnings (file and text, not line numbers).
 # Prints the new ones; exit 1 when there are any. Takes a few minutes on 2 cores.
-# Usage: kernel/lab/w1_warnings.sh VARIANT [WORKDIR]   (WORKDIR is removed unless given)
+# With --full it builds the whole patched kernel (bzImage) with W=1 instead, then the
+# objects that warned again on the plain tree, and compares those (an hour or more).
+# Usage: kernel/lab/w1_warnings.sh [--full] VARIANT [WORKDIR]   (WORKDIR is removed unless given)
 set -euo pipefail
-variant=${1:?usage: $0 VARIANT [WORKDIR]}
+full=0
+if [[ ${1:-} == --full ]]; then
+  full=1
+  shift
+fi
+variant=${1:?usage: $0 [--full] VARIANT [WORKDIR]}
 kdir=$(cd "$(dirname "$0")/.." && pwd)
 patches=()
 for p in "$kdir/patches/6.12/$variant"/*.patch; do
@@ -43,6 +50,32 @@ done
 jobs=$(nproc)
 # "file: warning text", without line and column: a patch moves lines.
 warnings() { grep -E '(warning|error):' "$1" | sed -E 's|^([^:]+):[0-9]+:[0-9]+:|\1:|' | sort; }
+
+if ((full)); then
+  for p in "${patches[@]}"; do patch -s -p1 --forward --batch -i "$p"; done
+  echo "w1_warnings: W=1 build of the whole kernel, $variant" >&2
+  make -j"$jobs" W=1 bzImage >"$work/patched.log" 2>&1 ||
+    { grep -E 'error' "$work/patched.log" | head -20 >&2; echo "w1_warnings: $variant does not build" >&2; exit 1; }
+  # The objects that warned (for a header's warning, the .c files gcc names as including
+  # it), rebuilt plain.
+  mapfile -t warned < <({
+    grep -E '^[^ :]+\.c:[0-9]+:[0-9]+: (warning|error):' "$work/patched.log" | cut -d: -f1
+    sed -nE 's/^In file included from ([^ :]+\.c):[0-9]+.*/\1/p' "$work/patched.log"
+  } | sed -E 's|^\./||; s|\.c$|.o|' | sort -u)
+  for p in $(printf '%s\n' "${patches[@]}" | tac); do patch -s -p1 -R --batch -i "$p"; done
+  : >"$work/plain.log"
+  if ((${#warned[@]})); then
+    rm -f "${warned[@]}"
+    make -j"$jobs" W=1 "${warned[@]}" >"$work/plain.log" 2>&1 || true
+  fi
+  new=$(comm -13 <(warnings "$work/plain.log") <(warnings "$work/patched.log"))
+  echo "w1_warnings: $variant: whole kernel (bzImage) with W=1; $(warnings "$work/patched.log" | wc -l) warnings in ${#warned[@]} objects, the same objects plain $(warnings "$work/plain.log" | wc -l), new $( [[ -z $new ]] && echo 0 || echo "$new" | wc -l)"
+  if [[ -n $new ]]; then
+    echo "$new"
+    exit 1
+  fi
+  exit 0
+fi
 
 echo "w1_warnings: W=1 build of ${#objects[@]} objects, plain tree" >&2
 make -j"$jobs" W=1 "${objects[@]}" >"$work/plain.log" 2>&1 ||
