@@ -51,7 +51,8 @@ for p in "${patches[@]}"; do
 done
 jobs=$(nproc)
 # "file: warning text", without line and column: a patch moves lines.
-warnings() { grep -E '(warning|error):' "$1" | sed -E 's|^([^:]+):[0-9]+:[0-9]+:|\1:|' | sort; }
+# (kernel-doc's warnings have a line and no column.)
+warnings() { grep -E '(warning|error):' "$1" | sed -E 's|^([^: ]+):[0-9]+(:[0-9]+)?:|\1:|' | sort; }
 
 if ((full)); then
   for p in "${patches[@]}"; do patch -s -p1 --forward --batch -i "$p"; done
@@ -61,7 +62,7 @@ if ((full)); then
   # The objects that warned (for a header's warning, the .c files gcc names as including
   # it), rebuilt plain.
   mapfile -t warned < <({
-    grep -E '^[^ :]+\.c:[0-9]+:[0-9]+: (warning|error):' "$work/patched.log" | cut -d: -f1
+    grep -E '^[^ :]+\.c:[0-9]+(:[0-9]+)?: (warning|error):' "$work/patched.log" | cut -d: -f1
     sed -nE 's/^In file included from ([^ :]+\.c):[0-9]+.*/\1/p' "$work/patched.log"
   } | sed -E 's|^\./||; s|\.c$|.o|' | sort -u)
   for p in $(printf '%s\n' "${patches[@]}" | tac); do patch -s -p1 -R --batch -i "$p"; done
