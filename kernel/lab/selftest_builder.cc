@@ -10,6 +10,7 @@
 #include "kernel/lab/build_steps.h"
 #include "kernel/lab/command_stream.h"
 #include "kernel/lab/lab_paths.h"
+#include "util/atomic_file.h"
 
 namespace snare::lab {
 namespace {
@@ -138,11 +139,8 @@ std::expected<SelftestBuild, std::string> BuildSelftests(
     }
     timeouts += name + " " + std::to_string(FolderTimeout(folder)) + "\n";
   }
-  if (FILE* f = fopen((staged + "/timeouts").c_str(), "w")) {
-    fputs(timeouts.c_str(), f);
-    if (fclose(f) != 0) return fail("cache", "cannot write " + staged + "/timeouts");
-  } else {
-    return fail("cache", "cannot write " + staged + "/timeouts: " + strerror(errno));
+  if (auto written = util::WriteFileAtomically(staged + "/timeouts", timeouts); !written) {
+    return fail("cache", written.error());
   }
   if (!MakeDirs(cache_dir + "/6.12") || rename(staged.c_str(), build.dir.c_str()) != 0) {
     return fail("cache", "cannot move the build into " + build.dir + ": " + strerror(errno));
