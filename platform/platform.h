@@ -139,11 +139,20 @@ class Machine {
   // The caller owns the fd.
   virtual int TakeNotifyListener(int timeout_ms) { return -1; }
 
-  // How the sentry waited for traps: how often it went to sleep, and its spin window now
-  // (0: it does not spin beyond the fixed count).
+  // Calls the sentry passes through whatever their arguments and unseen (no trace):
+  // a machine may answer them as it finds them, without a Task, and counts each in
+  // PassedUnseen(). Indexed by number; empty: none.
+  virtual void SetPassUnseen(std::vector<bool> nrs) {}
+  // How many calls of each number it answered so (empty: none).
+  virtual std::vector<uint64_t> PassedUnseen() const { return {}; }
+
+  // How the sentry waited for traps: how often it went to sleep, its spin window now (0: it
+  // does not spin beyond the fixed count), and how often it moved off the CPU of the guest
+  // thread it had just answered.
   struct IdleReport {
     uint64_t sleeps = 0;
     uint64_t spin_window_ns = 0;
+    uint64_t cpu_moves = 0;
   };
   virtual IdleReport Idling() const { return {}; }
 };

@@ -57,6 +57,33 @@ bool TouchesReservedFd(const PolicyContext& ctx, const SyscallInfo& info, const 
   return false;
 }
 
+bool HasFdArgument(const SyscallInfo& info) {
+  for (int i = 0; i < info.nargs; ++i) {
+    if (info.args[i] == ArgKind::kFd) return true;
+  }
+  return false;
+}
+
+// The calls Decide looks at beyond the table and the fds: TouchesProtectedMemory's and the
+// switch after it.
+bool GuardedCall(uint64_t nr) {
+  switch (nr) {
+    case __NR_mmap:
+    case __NR_munmap:
+    case __NR_mprotect:
+    case __NR_pkey_mprotect:
+    case __NR_madvise:
+    case __NR_remap_file_pages:
+    case __NR_mremap:
+    case __NR_shmat:
+    case __NR_rt_sigaction:
+    case __NR_arch_prctl:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Memory-management calls may not touch the stub, the shared region or fiber stacks.
 bool TouchesProtectedMemory(const PolicyContext& ctx, uint64_t nr, const uint64_t* a) {
   switch (nr) {
@@ -98,6 +125,14 @@ Disposition Evaluate(const PolicyTable& table, uint64_t nr, const uint64_t args[
     if (all) return rule.disposition;
   }
   return e.fallback;
+}
+
+bool AlwaysPassesThrough(const PolicyContext& ctx, uint64_t nr) {
+  if (nr >= static_cast<uint64_t>(abi::kSyscallLimit)) return false;
+  const SyscallInfo* info = abi::FindSyscall(nr);
+  if (!info || HasFdArgument(*info) || GuardedCall(nr)) return false;
+  const SyscallEntry& e = ctx.table->entries[nr];
+  return e.rule_count == 0 && e.fallback.action == Action::kPassthrough;
 }
 
 Verdict Decide(const PolicyContext& ctx, uint64_t nr, const uint64_t args[6]) {

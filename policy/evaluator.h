@@ -39,6 +39,11 @@ Disposition Evaluate(const PolicyTable& table, uint64_t nr, const uint64_t args[
 // (only in platform filters, never in guest policies) pass through, guards permitting.
 Verdict Decide(const PolicyContext& ctx, uint64_t nr, const uint64_t args[6]);
 
+// Whether Decide passes nr through whatever its arguments: the table has no rule for it and
+// lets it pass, and no guard looks at it (no fd argument, not a memory or signal call the
+// guards check). The sentry answers these without evaluating each request.
+bool AlwaysPassesThrough(const PolicyContext& ctx, uint64_t nr);
+
 }  // namespace snare::policy
 
 #endif  // SNARE_POLICY_EVALUATOR_H_

@@ -305,3 +305,43 @@ TEST_F(SyscallPolicyTest, GsBaseBelongsToTheStub) {
 
 }  // namespace
 }  // namespace snare::policy
+
+namespace snare::policy {
+namespace {
+
+// AlwaysPassesThrough may only name calls that Decide passes with any arguments: try each
+// such call with argument values that would trip every guard (reserved fds, the protected
+// ranges, SIGSYS, ARCH_SET_GS) and with random ones.
+TEST_F(SyscallPolicyTest, AlwaysPassesThroughAgreesWithDecideForEveryArgument) {
+  Build(DefaultPolicy());
+  const uint64_t probes[] = {0,    1,          31,           ARCH_SET_GS, 1020,       1021,
+                             1022, kStubStart, kSharedStart, 4096,        1ull << 40, ~0ull};
+  uint64_t seed = 12345;
+  int named = 0;
+  for (uint64_t nr = 0; nr < kSyscallLimit + 2; ++nr) {
+    if (!AlwaysPassesThrough(Context(), nr)) continue;
+    ++named;
+    for (int round = 0; round < 200; ++round) {
+      uint64_t args[6];
+      for (uint64_t& a : args) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        a = round < 100 ? probes[(seed >> 33) % std::size(probes)] : seed;
+      }
+      ASSERT_TRUE(IsPassthrough(policy::Decide(Context(), nr, args))) << "nr " << nr;
+    }
+  }
+  EXPECT_GT(named, 20);  // getppid, getpid, gettid, clock_gettime, ...
+  EXPECT_TRUE(AlwaysPassesThrough(Context(), __NR_getppid));
+  // Guarded, fd-taking, ruled or refused calls are decided one request at a time.
+  for (uint64_t nr : {__NR_mmap, __NR_rt_sigaction, __NR_arch_prctl, __NR_read, __NR_close}) {
+    EXPECT_FALSE(AlwaysPassesThrough(Context(), nr)) << nr;
+  }
+  EXPECT_FALSE(AlwaysPassesThrough(Context(), kSyscallLimit));
+  Build(PolicyBuilder(DefaultPolicy()).Deny(__NR_getppid, EPERM));
+  EXPECT_FALSE(AlwaysPassesThrough(Context(), __NR_getppid));
+  Build(PolicyBuilder(DefaultPolicy()).When(__NR_getppid, {ArgEq(0, 7)}, {Action::kDeny, EPERM}));
+  EXPECT_FALSE(AlwaysPassesThrough(Context(), __NR_getppid));
+}
+
+}  // namespace
+}  // namespace snare::policy

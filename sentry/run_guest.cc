@@ -163,6 +163,7 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   SyscallHandler handler((*machine)->Guarded(&config.policy), sink.get(),
                          config.sandbox.confine ? config.sandbox.hostname : "");
   Dispatcher dispatcher(machine->get(), &handler);
+  (*machine)->SetPassUnseen(handler.PassedUnseen());
 
   const bool confined = config.sandbox.confine;
   char cwd[4096];
@@ -261,8 +262,13 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
     double ns_per_tick = tsc1 > tsc0 ? static_cast<double>(ns1 - ns0) / (tsc1 - tsc0) : 0;
     // The sentry's own counts only where it answered the traps (systrap).
     const std::vector<SentryCounters> none;
+    std::vector<SentryCounters> answered = handler.counters();
+    const std::vector<uint64_t> unseen = (*machine)->PassedUnseen();
+    for (size_t nr = 0; nr < unseen.size() && nr < answered.size(); ++nr) {
+      answered[nr].calls += unseen[nr];
+    }
     SyscallStats stats =
-        CollectStats((*machine)->Counters(), (*machine)->AnswersTraps() ? handler.counters() : none,
+        CollectStats((*machine)->Counters(), (*machine)->AnswersTraps() ? answered : none,
                      ns_per_tick, std::string(platform.Name()), notify ? notify->counters() : none);
     stats.sentry_peak_rss_kb = PeakRssKb();
     stats.sentry_cpu_s = sentry_cpu1 - sentry_cpu0;

@@ -36,6 +36,14 @@ void SyscallHandler::Trace(const platform::SyscallRequest& request, bool has_res
   trace_->Write(line, n);
 }
 
+std::vector<bool> SyscallHandler::PassedUnseen() const {
+  if (trace_) return {};
+  std::vector<bool> nrs(abi::kSyscallLimit);
+  for (int nr = 0; nr < abi::kSyscallLimit; ++nr)
+    nrs[nr] = policy::AlwaysPassesThrough(policy_, nr);
+  return nrs;
+}
+
 Verdict SyscallHandler::Handle(const platform::SyscallRequest& request, PendingTrace* pending) {
   Verdict verdict = policy::Decide(policy_, request.nr, request.args);
   // The stub does not count numbers beyond the table either.

@@ -32,6 +32,10 @@ class SyscallHandler {
 
   bool tracing() const { return trace_ != nullptr; }
 
+  // The calls Handle() would pass through unseen: whatever their arguments, and with no
+  // trace line to write (empty with --trace). Indexed by number, abi::kSyscallLimit entries.
+  std::vector<bool> PassedUnseen() const;
+
   // The answer for the guest: never kBroker (brokered calls are performed here).
   policy::Verdict Handle(const platform::SyscallRequest& request, PendingTrace* pending);
   // Prints a pending line once its result is known; `final` prints "= ?" if it never will be.

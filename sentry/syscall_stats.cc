@@ -117,8 +117,10 @@ std::string RenderStatsTable(const SyscallStats& stats) {
                  "sentry CPU {:.3f} s for {:.3f} s of guest CPU ({:.2f} per guest CPU second)",
                  stats.sentry_cpu_s, stats.guest_cpu_s, CpuPerGuestCpu(stats));
   if (own) {
-    fmt::format_to(std::back_inserter(out), "; it slept {} times, spin window {} us",
-                   stats.idling.sleeps, stats.idling.spin_window_ns / 1000);
+    fmt::format_to(std::back_inserter(out),
+                   "; it slept {} times, spin window {} us, moved off a guest thread's CPU {} "
+                   "times",
+                   stats.idling.sleeps, stats.idling.spin_window_ns / 1000, stats.idling.cpu_moves);
   }
   out += "\n";
   out += own ? "snare: \"sentry\" counts what the sentry handled (authoritative); the other "
@@ -183,6 +185,7 @@ std::string RenderStatsJson(const SyscallStats& stats) {
   if (own) {
     j["sentry"]["sleeps"] = stats.idling.sleeps;
     j["sentry"]["spin_window_ns"] = stats.idling.spin_window_ns;
+    j["sentry"]["cpu_moves"] = stats.idling.cpu_moves;
   }
   j["guest"] = {{"cpu_s", stats.guest_cpu_s}};
   if (stats.trace_lines_dropped) j["trace"] = {{"lines_dropped", *stats.trace_lines_dropped}};

@@ -124,6 +124,7 @@ TEST_P(StatsTraceTest, JsonStatsReportSentryAndGuestCpu) {
   if (GetParam().rfind("systrap", 0) == 0) {
     EXPECT_GT(sentry, 0.01);  // it answered every trap
     EXPECT_TRUE(stats["sentry"].contains("sleeps"));
+    EXPECT_GE(stats["sentry"].value("cpu_moves", int64_t{-1}), 0);
     // The adaptive window needs a second CPU (0: it does not spin beyond the fixed count).
     cpu_set_t cpus;
     ASSERT_EQ(sched_getaffinity(0, sizeof(cpus), &cpus), 0);

@@ -40,10 +40,16 @@ void SlotContext::Answer(const policy::Verdict& reply) {
       copyout = true;
     }
   }
-  f.value = reply.value;
+  // A passthrough has no value: a store here would take the line from the spinning stub
+  // once more before the swap.
+  if (action != kActionPassthrough) f.value = reply.value;
+  WriteReply(f, Load(f.state), action, copyout);
+}
+
+void WriteReply(Frame& f, uint32_t request, uint32_t action, bool copyout) {
   // One locked swap: the reply is visible before we look whether the stub sleeps. The
   // request's CPU stays in the word: the idle sentry reads where the thread runs from it.
-  const uint32_t cpu = Load(f.state) & ~((1u << kCpuShift) - 1);
+  const uint32_t cpu = request & ~((1u << kCpuShift) - 1);
   const uint32_t old =
       __atomic_exchange_n(&f.state, ReplyState(action, copyout) | cpu, __ATOMIC_SEQ_CST);
   if (old & kStateStubWaiting) syscall(SYS_futex, &f.state, FUTEX_WAKE, 1, nullptr, nullptr, 0);

@@ -11,6 +11,10 @@
 
 namespace snare::systrap {
 
+// Writes a reply into frame f, whose request had the state word `request`, and wakes the
+// stub if it sleeps. The value and copy-out bytes must be in place.
+void WriteReply(Frame& f, uint32_t request, uint32_t action, bool copyout);
+
 class SlotContext : public platform::Context {
  public:
   // yield suspends the calling Task until the dispatcher resumes it. trace: copy the path

@@ -170,12 +170,30 @@ bool SystrapMachine::CollectTraps(std::vector<platform::TrapSource>* ready) {
     // Its task would end at once and leave the request standing (a free slot's frames are
     // idle unless the guest wrote them).
     if (Load(slot->state) == kSlotFree) continue;
-    if (request) last_cpu_ = CpuOf(first);
-    ready->push_back({i, Load(slot->generation)});
     worked = true;
+    if (request) last_cpu_ = CpuOf(first);
+    // (A nested request, flagged by pending, goes first: the Task takes the deepest.)
+    if (request && !Load(slot->pending) && PassUnseen(SlotAt(region_.base(), i), first)) continue;
+    ready->push_back({i, Load(slot->generation)});
   }
   if (worked) idle_ = 0;
   return worked;
+}
+
+void SystrapMachine::SetPassUnseen(std::vector<bool> nrs) {
+  if (mode_ != Mode::kSystrap) return;
+  passed_unseen_.assign(nrs.size(), 0);
+  pass_unseen_ = std::move(nrs);
+}
+
+bool SystrapMachine::PassUnseen(Slot* slot, uint32_t first) {
+  // The number as the frame holds it: the stub runs the call it trapped, whatever the guest
+  // writes here, and the kernel's filter holds that to the same policy.
+  const uint32_t nr = __atomic_load_n(&slot->frames[0].nr, __ATOMIC_RELAXED);
+  if (nr >= pass_unseen_.size() || !pass_unseen_[nr]) return false;
+  ++passed_unseen_[nr];
+  WriteReply(slot->frames[0], first, kActionPassthrough, false);
+  return true;
 }
 
 uint32_t SystrapMachine::RunningGuestThreads(bool* on_my_cpu) const {
@@ -192,7 +210,19 @@ uint32_t SystrapMachine::RunningGuestThreads(bool* on_my_cpu) const {
   return running;
 }
 
+bool SystrapMachine::Reap(uint64_t now, std::vector<uint32_t>* gone) {
+  if (now - last_reap_ns_ < kReapIntervalNs) return false;
+  last_reap_ns_ = now;
+  FindHiddenSlots();
+  const size_t before = gone->size();
+  FindGone(gone);
+  return gone->size() != before;
+}
+
 void SystrapMachine::Idle(std::vector<uint32_t>* gone) {
+  // A sentry kept busy never reaches its sleep: reap on the way too, or the slots of exited
+  // threads pile up until none is free.
+  if (++idle_calls_ % kSpinsPerYield == 0 && Reap(util::MonotonicNs(), gone)) return;
   if (mode_ == Mode::kSystrap && spin_iterations_ > 0) {
     ++idle_;
     // The thread just answered runs on this CPU: spinning would keep it from running
@@ -200,6 +230,15 @@ void SystrapMachine::Idle(std::vector<uint32_t>* gone) {
     const bool shares_cpu = idle_ == 1 && last_cpu_ != kCpuUnknown &&
                             static_cast<uint32_t>(sched_getcpu()) == last_cpu_;
     bool spin = idle_ < spin_iterations_ && !shares_cpu;
+    if (shares_cpu && adaptive_) {
+      bool on_my_cpu = false;
+      const uint32_t running = RunningGuestThreads(&on_my_cpu);
+      // Give the thread its CPU by leaving it, rather than by sleeping there.
+      if (running < static_cast<uint32_t>(mover_.allowed_cpus()) &&
+          mover_.MoveOff(last_cpu_, util::MonotonicNs())) {
+        spin = true;
+      }
+    }
     if (!spin && !shares_cpu && adaptive_) {
       // After the fixed spin, every so often: is a guest thread still about to trap? (No
       // clock on the path of a trap that came within the fixed spin.)
@@ -222,14 +261,7 @@ void SystrapMachine::Idle(std::vector<uint32_t>* gone) {
     }
   }
   idle_ = 0;
-  const uint64_t now = util::MonotonicNs();
-  if (now - last_reap_ns_ >= kReapIntervalNs) {
-    last_reap_ns_ = now;
-    FindHiddenSlots();
-    const size_t before = gone->size();
-    FindGone(gone);
-    if (gone->size() != before) return;  // the caller releases them, then comes back
-  }
+  if (Reap(util::MonotonicNs(), gone)) return;  // the caller releases them, then comes back
   Sleep();
 }
 
@@ -262,6 +294,9 @@ void SystrapMachine::Release(const std::vector<uint32_t>& gone) {
     if (index >= kMaxSlots) continue;
     Slot* slot = SlotAt(region_.base(), index);
     for (auto& f : slot->frames) __atomic_store_n(&f.state, uint32_t{kFrameIdle}, __ATOMIC_RELAXED);
+    // The next thread to claim the slot writes its own id a moment after its claim: until
+    // then FindGone must not test this dead thread's id and free the slot under it.
+    __atomic_store_n(&slot->host_tid, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&slot->state, uint32_t{kSlotFree}, __ATOMIC_RELEASE);
   }
 }
@@ -291,7 +326,7 @@ void SystrapMachine::Sleep() {
 }
 
 platform::Machine::IdleReport SystrapMachine::Idling() const {
-  return {sleeps_, adaptive_ ? window_.window_ns() : 0};
+  return {sleeps_, adaptive_ ? window_.window_ns() : 0, mover_.moves()};
 }
 
 std::unique_ptr<platform::Context> SystrapMachine::NewContext(const platform::TrapSource& source,

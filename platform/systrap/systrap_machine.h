@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "platform/platform.h"
+#include "platform/systrap/cpu_mover.h"
 #include "platform/systrap/shared_region_file.h"
 #include "platform/systrap/spin_window.h"
 #include "platform/systrap/sysmsg/shared_region.h"
@@ -47,6 +48,8 @@ class SystrapMachine : public platform::Machine {
   std::vector<platform::SyscallCounters> Counters() const override;
   int TakeNotifyListener(int timeout_ms) override;
   IdleReport Idling() const override;
+  void SetPassUnseen(std::vector<bool> nrs) override;
+  std::vector<uint64_t> PassedUnseen() const override { return passed_unseen_; }
 
   // The socket pair the first guest process hands its seccomp listener over (-1: none).
   void SetNotifySockets(int sentry_end, int guest_end);
@@ -59,11 +62,16 @@ class SystrapMachine : public platform::Machine {
  private:
   uint32_t SlotsHigh() const;
   void Sleep();
+  // Every kReapIntervalNs: collects into *gone the slots whose thread has gone; true if any.
+  bool Reap(uint64_t now, std::vector<uint32_t>* gone);
   // Slots whose thread is gone: exiting ones, or every claimed one when few are free.
   void FindGone(std::vector<uint32_t>* gone) const;
   // Claimed slots whose thread runs its own code: not in a trap, a call or a reply's wait.
   // *on_my_cpu: one of them made its latest request from the CPU the sentry is on.
   uint32_t RunningGuestThreads(bool* on_my_cpu) const;
+  // Answers the slot's depth-0 request (state word `first`) at once if its number is one to
+  // pass unseen.
+  bool PassUnseen(Slot* slot, uint32_t first);
 
   SharedRegionFile region_;
   Header* header_;
@@ -77,14 +85,18 @@ class SystrapMachine : public platform::Machine {
   const uint32_t spin_iterations_;
   const bool trace_;
   uint32_t idle_ = 0;
+  uint64_t idle_calls_ = 0;
   // The highest slots_high seen or slot found claimed: the header's may go down.
   mutable uint32_t slots_high_ = 0;
   uint64_t last_reap_ns_ = 0;
   SpinWindow window_;
+  CpuMover mover_;
   const bool adaptive_;              // spin on after the fixed count (systrap, spinning, > 1 CPU)
   bool spinning_ = false;            // within the window, after the fixed spin
   uint32_t last_cpu_ = kCpuUnknown;  // of the latest request collected
   uint64_t sleeps_ = 0;
+  std::vector<bool> pass_unseen_;        // by number (SetPassUnseen)
+  std::vector<uint64_t> passed_unseen_;  // by number
 };
 
 }  // namespace snare::systrap
