@@ -331,7 +331,8 @@ std::string StubMkdir(AttackEnv& env, const std::string& attack) {
 std::string GadgetMkdir(AttackEnv& env) { return StubMkdir(env, "gadget_mkdir"); }
 std::string SigreturnGadget(AttackEnv& env) { return StubMkdir(env, "sigreturn_gadget"); }
 
-// gadget_sigaction, frame_toctou, fake_header: the guest's own SIGSYS handler must not run.
+// gadget_sigaction, frame_toctou, frame_nr_forge, fake_header: the guest's own SIGSYS handler
+// must not run.
 std::string OwnSigsysHandler(AttackEnv& env, const std::string& attack,
                              const std::vector<std::string>& args) {
   std::vector<std::string> guest_args = {attack};
@@ -354,6 +355,7 @@ std::string GadgetSigaction(AttackEnv& env) {
 }
 std::string FrameToctou(AttackEnv& env) { return OwnSigsysHandler(env, "frame_toctou", {}); }
 std::string FakeHeader(AttackEnv& env) { return OwnSigsysHandler(env, "fake_header", {}); }
+std::string FrameNrForge(AttackEnv& env) { return OwnSigsysHandler(env, "frame_nr_forge", {}); }
 
 std::string ProcMem(AttackEnv& env) {
   const Run& run = env.RunSnare({}, {"proc_mem"});
@@ -635,6 +637,7 @@ std::vector<Attack> Attacks() {
       {"gadget_sigaction", GadgetSigaction},
       {"frame_toctou", FrameToctou},
       {"fake_header", FakeHeader},
+      {"frame_nr_forge", FrameNrForge},
       {"proc_mem", ProcMem},
       {"kill_host", KillHost},
       {"tiocsti", Tiocsti},

