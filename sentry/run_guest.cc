@@ -163,7 +163,7 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   SyscallHandler handler((*machine)->Guarded(&config.policy), sink.get(),
                          config.sandbox.confine ? config.sandbox.hostname : "");
   Dispatcher dispatcher(machine->get(), &handler);
-  (*machine)->SetPassUnseen(handler.PassedUnseen());
+  (*machine)->SetPassUnseen(handler.PassesUnseen());
 
   const bool confined = config.sandbox.confine;
   char cwd[4096];

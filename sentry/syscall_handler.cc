@@ -36,7 +36,7 @@ void SyscallHandler::Trace(const platform::SyscallRequest& request, bool has_res
   trace_->Write(line, n);
 }
 
-std::vector<bool> SyscallHandler::PassedUnseen() const {
+std::vector<bool> SyscallHandler::PassesUnseen() const {
   if (trace_) return {};
   std::vector<bool> nrs(abi::kSyscallLimit);
   for (int nr = 0; nr < abi::kSyscallLimit; ++nr)

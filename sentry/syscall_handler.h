@@ -34,7 +34,7 @@ class SyscallHandler {
 
   // The calls Handle() would pass through unseen: whatever their arguments, and with no
   // trace line to write (empty with --trace). Indexed by number, abi::kSyscallLimit entries.
-  std::vector<bool> PassedUnseen() const;
+  std::vector<bool> PassesUnseen() const;
 
   // The answer for the guest: never kBroker (brokered calls are performed here).
   policy::Verdict Handle(const platform::SyscallRequest& request, PendingTrace* pending);

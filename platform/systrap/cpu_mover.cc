@@ -10,11 +10,14 @@ CpuMover::CpuMover() {
   }
 }
 
+bool CpuMover::Rested(uint64_t now_ns) const {
+  return CPU_COUNT(&allowed_) >= 2 && (!tried_ || now_ns - tried_ns_ >= kMinIntervalNs);
+}
+
 bool CpuMover::MoveOff(uint32_t cpu, uint64_t now_ns) {
-  if (CPU_COUNT(&allowed_) < 2 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed_)) return false;
-  if (moved_once_ && now_ns - last_ns_ < kMinIntervalNs) return false;
-  moved_once_ = true;
-  last_ns_ = now_ns;
+  if (!Rested(now_ns) || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed_)) return false;
+  tried_ = true;
+  tried_ns_ = now_ns;
   cpu_set_t others = allowed_;
   CPU_CLR(cpu, &others);
   // The kernel moves a thread at once when its CPU leaves its mask; restoring the whole

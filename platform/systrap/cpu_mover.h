@@ -20,8 +20,10 @@ class CpuMover {
   // Remembers the CPUs the calling thread may run on now: a move never leaves them.
   CpuMover();
 
-  // Moves off `cpu` onto another allowed one, unless fewer than two are allowed or the last
-  // move was under kMinIntervalNs before now_ns. Returns whether it moved.
+  // Whether a move may be tried at now_ns: two CPUs allowed at least, and none tried in the
+  // kMinIntervalNs before.
+  bool Rested(uint64_t now_ns) const;
+  // Moves off `cpu` onto another allowed one, if Rested(now_ns). Returns whether it moved.
   bool MoveOff(uint32_t cpu, uint64_t now_ns);
 
   int allowed_cpus() const { return CPU_COUNT(&allowed_); }
@@ -29,8 +31,8 @@ class CpuMover {
 
  private:
   cpu_set_t allowed_;
-  uint64_t last_ns_ = 0;
-  bool moved_once_ = false;
+  uint64_t tried_ns_ = 0;
+  bool tried_ = false;
   uint64_t moves_ = 0;
 };
 

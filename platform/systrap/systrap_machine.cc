@@ -161,19 +161,20 @@ bool SystrapMachine::CollectTraps(std::vector<platform::TrapSource>* ready) {
   bool worked = false;
   const uint32_t high = SlotsHigh();
   for (uint32_t i = 0; i < high; ++i) {
-    const Slot* slot = SlotAt(region_.base(), i);
+    Slot* slot = SlotAt(region_.base(), i);
     // The first frame's word carries a depth-0 request and the CPU it came from; the
     // slot's context finds nested ones.
     const uint32_t first = Load(slot->frames[0].state);
     const bool request = PhaseOf(first) == kFrameRequest;
-    if (!request && !Load(slot->pending)) continue;
+    const bool nested = Load(slot->pending) != 0;
+    if (!request && !nested) continue;
     // Its task would end at once and leave the request standing (a free slot's frames are
     // idle unless the guest wrote them).
     if (Load(slot->state) == kSlotFree) continue;
     worked = true;
     if (request) last_cpu_ = CpuOf(first);
     // (A nested request, flagged by pending, goes first: the Task takes the deepest.)
-    if (request && !Load(slot->pending) && PassUnseen(SlotAt(region_.base(), i), first)) continue;
+    if (request && !nested && PassUnseen(slot, first)) continue;
     ready->push_back({i, Load(slot->generation)});
   }
   if (worked) idle_ = 0;
@@ -230,14 +231,14 @@ void SystrapMachine::Idle(std::vector<uint32_t>* gone) {
     const bool shares_cpu = idle_ == 1 && last_cpu_ != kCpuUnknown &&
                             static_cast<uint32_t>(sched_getcpu()) == last_cpu_;
     bool spin = idle_ < spin_iterations_ && !shares_cpu;
+    // Give the thread its CPU by leaving it, rather than by sleeping there (unless the
+    // running guest threads need every CPU: the move would only take another's).
     if (shares_cpu && adaptive_) {
+      const uint64_t now = util::MonotonicNs();
       bool on_my_cpu = false;
-      const uint32_t running = RunningGuestThreads(&on_my_cpu);
-      // Give the thread its CPU by leaving it, rather than by sleeping there.
-      if (running < static_cast<uint32_t>(mover_.allowed_cpus()) &&
-          mover_.MoveOff(last_cpu_, util::MonotonicNs())) {
-        spin = true;
-      }
+      spin = mover_.Rested(now) &&
+             RunningGuestThreads(&on_my_cpu) < static_cast<uint32_t>(mover_.allowed_cpus()) &&
+             mover_.MoveOff(last_cpu_, now);
     }
     if (!spin && !shares_cpu && adaptive_) {
       // After the fixed spin, every so often: is a guest thread still about to trap? (No
