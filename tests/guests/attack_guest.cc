@@ -619,6 +619,30 @@ int GadgetSigaction(const char* dir) {
   return 0;
 }
 
+// Runs `rewriter` on `arg` beside rt_sigaction(sig, own handler) calls, in batches of 20000,
+// up to 10 batches or 10 s (a race, also on a loaded machine), until a call fails; then sets
+// *stop and joins it. If a rewrite won, a later call traps into the own handler. Returns the
+// calls made, -1 if the thread did not start.
+int RaceSigactions(void* (*rewriter)(void*), void* arg, std::atomic<bool>* stop, int sig) {
+  pthread_t thread;
+  if (pthread_create(&thread, nullptr, rewriter, arg) != 0) {
+    Say("pthread_create failed");
+    return -1;
+  }
+  KernelSigaction act = OwnSigsysAction(reinterpret_cast<uint64_t>(&OwnRestorer));
+  constexpr int kRounds = 20000, kBatches = 10;
+  const time_t give_up = time(nullptr) + 10;
+  int round = 0;
+  for (int batch = 0; batch < kBatches && time(nullptr) < give_up; ++batch) {
+    for (int i = 0; i < kRounds; ++i, ++round) {
+      if (syscall(SYS_rt_sigaction, sig, &act, nullptr, 8) != 0) break;
+    }
+  }
+  stop->store(true);
+  pthread_join(thread, nullptr);
+  return round;
+}
+
 int FrameToctou() {
   if (!RegionPrologue()) return 0;
   sys::Slot* slot = FindOwnSlot();
@@ -633,7 +657,6 @@ int FrameToctou() {
   } shared;
   shared.frame = &slot->frames[0];
   shared.inproc = Region()->mode == sys::Mode::kInproc;
-  pthread_t rewriter;
   auto body = [](void* arg) -> void* {
     auto* s = static_cast<Shared*>(arg);
     sys::Frame* f = s->frame;
@@ -662,23 +685,8 @@ int FrameToctou() {
     }
     return nullptr;
   };
-  if (pthread_create(&rewriter, nullptr, body, &shared) != 0) {
-    Say("pthread_create failed");
-    return 0;
-  }
-  KernelSigaction act = OwnSigsysAction(reinterpret_cast<uint64_t>(&OwnRestorer));
-  // Batches of 20000 calls, up to 10 batches or 10 s: a race, also on a loaded machine.
-  constexpr int kRounds = 20000, kBatches = 10;
-  const time_t give_up = time(nullptr) + 10;
-  int round = 0;
-  for (int batch = 0; batch < kBatches && time(nullptr) < give_up; ++batch) {
-    for (int i = 0; i < kRounds; ++i, ++round) {
-      // If a rewrite won, this call already traps into the own handler.
-      if (syscall(SYS_rt_sigaction, SIGUSR1, &act, nullptr, 8) != 0) break;
-    }
-  }
-  shared.stop = true;
-  pthread_join(rewriter, nullptr);
+  const int round = RaceSigactions(body, &shared, &shared.stop, SIGUSR1);
+  if (round < 0) return 0;
   Say("%d rt_sigaction(SIGUSR1) calls, %ld rewrites to SIGSYS", round, shared.rewrites.load());
   PlainSyscallCheck();
   return 0;
@@ -695,7 +703,6 @@ int FrameNrForge() {
     std::atomic<long> rewrites{0};
   } shared;
   shared.frame = &slot->frames[0];
-  pthread_t rewriter;
   auto body = [](void* arg) -> void* {
     auto* s = static_cast<Shared*>(arg);
     sys::Frame* f = s->frame;
@@ -710,23 +717,9 @@ int FrameNrForge() {
     }
     return nullptr;
   };
-  if (pthread_create(&rewriter, nullptr, body, &shared) != 0) {
-    Say("pthread_create failed");
-    return 0;
-  }
-  KernelSigaction act = OwnSigsysAction(reinterpret_cast<uint64_t>(&OwnRestorer));
-  constexpr int kRounds = 20000, kBatches = 10;
-  const time_t give_up = time(nullptr) + 10;
-  int round = 0;
-  for (int batch = 0; batch < kBatches && time(nullptr) < give_up && !g_own_ran; ++batch) {
-    // Emulated as a no-op while the sentry reads the call; if a rewrite wins, the next
-    // call traps into the own handler.
-    for (int i = 0; i < kRounds && !g_own_ran; ++i, ++round) {
-      syscall(SYS_rt_sigaction, SIGSYS, &act, nullptr, 8);
-    }
-  }
-  shared.stop = true;
-  pthread_join(rewriter, nullptr);
+  // Emulated as a no-op while the sentry reads the call itself.
+  const int round = RaceSigactions(body, &shared, &shared.stop, SIGSYS);
+  if (round < 0) return 0;
   Say("%d rt_sigaction(SIGSYS) calls, %ld rewrites to getppid", round, shared.rewrites.load());
   PlainSyscallCheck();
   return 0;
