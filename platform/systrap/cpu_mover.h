@@ -8,11 +8,11 @@
 namespace snare::systrap {
 
 // Moves the calling thread (the sentry) off the CPU a guest thread runs on. Under load the
-// kernel wakes a sleeping task on its waker's CPU without looking for an idle one
-// (SIS_UTIL), so a sentry that sleeps to give a guest thread its CPU is woken back onto it
-// by that thread's next trap, and the two keep sharing one CPU while another idles: every
-// trap then pays a wake-up and a yield. A move costs tens of microseconds here (an IPI to a
-// halted vCPU), so it is rationed.
+// kernel woke the sleeping sentry on its waker's CPU (8,185 of 8,192 wakes on a 2-vCPU VM;
+// likely SIS_UTIL cutting the search for an idle CPU short), so a sentry that sleeps to
+// give a guest thread its CPU is woken back onto it by that thread's next trap, and the two
+// keep sharing one CPU while another idles: every trap then pays a wake-up and a yield. A move
+// costs tens of microseconds here (an IPI to a halted vCPU), so it is rationed.
 class CpuMover {
  public:
   static constexpr uint64_t kMinIntervalNs = 2'000'000;
