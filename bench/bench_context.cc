@@ -63,6 +63,12 @@ std::vector<std::string> BenchContext::UnderSnare(const std::string& platform,
                    [](const std::string& f) { return f.starts_with("--profile"); })) {
     out.push_back("--profile=trace");
   }
+  // systrap patches by default; a rung measures the signal path unless it asks for --patch.
+  if (platform == "systrap" && std::none_of(flags.begin(), flags.end(), [](const std::string& f) {
+        return f == "--patch" || f == "--no-patch";
+      })) {
+    out.push_back("--no-patch");
+  }
   out.insert(out.end(), flags.begin(), flags.end());
   out.push_back("--");
   out.insert(out.end(), argv.begin(), argv.end());

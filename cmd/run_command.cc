@@ -114,11 +114,11 @@ std::expected<RunArgs, ParseExit> ParseRunArgs(const std::vector<std::string>& a
   }
   app.add_option("--spin", spin, "spin N times before sleeping on a futex (0: futex only)")
       ->option_text("N");
-  bool patch = false;
-  app.add_flag("--patch", patch,
-               "systrap: after a call's first trap, rewrite its `mov $nr, %eax; syscall` site "
-               "to enter the stub without a signal (same policy, same sentry; file I/O and "
-               "getter calls only)");
+  bool patch = true;
+  app.add_flag("--patch,!--no-patch", patch,
+               "systrap (on by default; --no-patch: every call takes the signal): after a "
+               "call's first trap, rewrite its `mov $nr, %eax; syscall` site to enter the stub "
+               "without a signal (same policy, same sentry; file I/O and getter calls only)");
   bool list_groups = false;
   app.add_flag("--list-groups", list_groups,
                "list the syscall groups (@NAME) that --deny and --kill accept, and exit");
@@ -213,11 +213,12 @@ std::expected<RunArgs, ParseExit> ParseRunArgs(const std::vector<std::string>& a
     }
     c.spin_iterations = static_cast<uint32_t>(n);
   }
-  if (patch && out.platform != "systrap") {
+  // Only an explicit --patch is an error elsewhere: the default applies where it can.
+  if (app.count("--patch") && patch && out.platform != "systrap") {
     return fail("--patch rewrites syscall sites for systrap's sentry; --platform=" + out.platform +
                 " decides inside the guest (drop --patch, or use --platform=systrap)");
   }
-  c.patch = patch;
+  c.patch = patch && out.platform == "systrap";
   char cwd[4096];
   if (!getcwd(cwd, sizeof(cwd))) return fail(std::string("getcwd: ") + strerror(errno));
 

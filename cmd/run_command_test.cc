@@ -66,7 +66,26 @@ TEST(RunOptionsTest, Defaults) {
   EXPECT_EQ(Of(*o, kGetppid), (Disposition{Action::kPassthrough, 0}));
   EXPECT_EQ(Of(*o, 101 /* ptrace */), (Disposition{Action::kDeny, kEperm}));
   EXPECT_EQ(o->c.spin_iterations, 2000u);
+  EXPECT_TRUE(o->c.patch);
   EXPECT_EQ(o->c.argv, (Args{"prog", "a", "b"}));
+}
+
+TEST(RunOptionsTest, PatchOnByDefaultForSystrapOnly) {
+  auto off = Parse({"--no-patch", "prog"});
+  ASSERT_TRUE(off) << off.error();
+  EXPECT_FALSE(off->c.patch);
+  auto on = Parse({"--no-patch", "--patch", "prog"});
+  ASSERT_TRUE(on) << on.error();
+  EXPECT_TRUE(on->c.patch);
+  // inproc decides inside the guest: the default does not apply, an explicit --patch is an
+  // error and --no-patch changes nothing.
+  auto inproc = Parse({"--platform=inproc", "prog"});
+  ASSERT_TRUE(inproc) << inproc.error();
+  EXPECT_FALSE(inproc->c.patch);
+  EXPECT_TRUE(Parse({"--platform=inproc", "--no-patch", "prog"}));
+  auto bad = Parse({"--platform=inproc", "--patch", "prog"});
+  ASSERT_FALSE(bad);
+  EXPECT_TRUE(Contains(bad.error(), "--patch rewrites syscall sites for systrap")) << bad.error();
 }
 
 TEST(RunOptionsTest, Platform) {

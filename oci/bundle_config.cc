@@ -35,7 +35,11 @@ std::expected<SnareOptions, std::string> ReadSnareOptions(const Json& config) {
     } else if (key == "dev.snare.trace" || key == "dev.snare.patch") {
       auto f = Flag(key, v);
       if (!f) return std::unexpected(f.error());
-      (key == "dev.snare.trace" ? o.trace : o.patch) = *f;
+      if (key == "dev.snare.trace") {
+        o.trace = *f;
+      } else {
+        o.patch = *f;
+      }
     } else if (key == "dev.snare.stats") {
       if (v == "table" || v == "json") {
         o.stats = v;
@@ -56,7 +60,7 @@ std::expected<SnareOptions, std::string> ReadSnareOptions(const Json& config) {
                              "and .output-dir)");
     }
   }
-  if (o.patch && o.platform != "systrap") {
+  if (o.patch.value_or(false) && o.platform != "systrap") {
     return std::unexpected("annotation dev.snare.patch=true needs dev.snare.platform=systrap");
   }
   return o;
@@ -73,7 +77,7 @@ Json SnareCommand(const SnareOptions& options, bool seccomp, const std::string& 
                           (exec_tag.empty() ? std::string() : "exec-" + exec_tag + "-");
   Json inner = Json::array(
       {kSnareInContainer, "run", "--profile=" + options.profile, "--platform=" + options.platform});
-  if (options.patch) inner.push_back("--patch");
+  if (options.patch) inner.push_back(*options.patch ? "--patch" : "--no-patch");
   if (options.trace) inner.push_back("--trace-file=" + out + "trace.txt");
   if (!options.stats.empty()) {
     inner.push_back("--stats=" + options.stats);

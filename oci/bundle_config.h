@@ -10,7 +10,7 @@
 //                         sandbox (snare's own namespaces inside the container) or trace
 //   dev.snare.trace       true: every call traced to OUTPUT/trace.txt
 //   dev.snare.stats       true or json (OUTPUT/stats.json), table (OUTPUT/stats.txt)
-//   dev.snare.patch       true: syscall patching (systrap)
+//   dev.snare.patch       false: no syscall patching (systrap patches by default)
 //   dev.snare.output-dir  the host directory OUTPUT is made in, as OUTPUT-DIR/ID (default:
 //                         BUNDLE/snare, which an engine removes with the container)
 #ifndef SNARE_OCI_BUNDLE_CONFIG_H_
@@ -18,6 +18,7 @@
 
 #include <expected>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 namespace snare::oci {
@@ -31,9 +32,9 @@ struct SnareOptions {
   std::string platform = "systrap";
   std::string profile = "container";
   bool trace = false;
-  std::string stats;  // "", "json" or "table"
-  bool patch = false;
-  std::string output_dir;  // dev.snare.output-dir, absolute
+  std::string stats;          // "", "json" or "table"
+  std::optional<bool> patch;  // unset: snare run's default (on under systrap)
+  std::string output_dir;     // dev.snare.output-dir, absolute
 };
 
 // The annotations of `config`; an error names the annotation and the values it takes.

@@ -50,6 +50,25 @@ TEST(SnareCommandTest, AnExecdProcessGetsOutputsOfItsOwn) {
                          "--seccomp-profile=/.snare/out/seccomp.json", "--", "ls"}));
 }
 
+TEST(SnareCommandTest, PatchingFollowsSnareRunUnlessAnAnnotationSays) {
+  Json c = Config();
+  auto unset = ReadSnareOptions(c);
+  ASSERT_TRUE(unset.has_value()) << unset.error();
+  EXPECT_EQ(unset->patch, std::nullopt);
+  c["annotations"]["dev.snare.patch"] = "false";
+  auto off = ReadSnareOptions(c);
+  ASSERT_TRUE(off.has_value()) << off.error();
+  EXPECT_EQ(SnareCommand(*off, false, "", Json::array({"ls"})),
+            Json::array({"/.snare/snare", "run", "--profile=container", "--platform=systrap",
+                         "--no-patch", "--trace-file=/.snare/out/trace.txt", "--stats=json",
+                         "--stats-file=/.snare/out/stats.json", "--", "ls"}));
+  // inproc with patching off is fine; asked for, patching needs systrap.
+  c["annotations"]["dev.snare.platform"] = "inproc";
+  EXPECT_TRUE(ReadSnareOptions(c).has_value());
+  c["annotations"]["dev.snare.patch"] = "true";
+  EXPECT_FALSE(ReadSnareOptions(c).has_value());
+}
+
 TEST(ReadSnareOptionsTest, BadAnnotationsSayWhatTheyTake) {
   auto bad = [](const char* key, const char* value) {
     Json c = Config();

@@ -12,7 +12,8 @@ syscall_test runs its tests under each platform.
     )
 
 makes my_test_snare_native, my_test_snare_systrap, my_test_snare_inproc (and
-my_test_snare_systrap_patch when listed) and a test_suite my_test_snare of them. Under
+my_test_snare_systrap_patch when listed) and a test_suite my_test_snare of them
+(systrap runs `--no-patch`, every call through the signal; systrap-patch `--patch`). Under
 snare each writes the trace and the stats (JSON) into the test's undeclared outputs
 (bazel-testlogs/.../test.outputs/outputs.zip: snare-trace.txt, snare-stats.json) and fails
 when the guest made a call the policy refused or killed, so that a test that reaches for

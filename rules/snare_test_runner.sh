@@ -15,6 +15,7 @@ stats="$out/snare-stats.json"
 flags=("--platform=${platform%-patch}" "--profile=$profile" "--trace-file=$trace"
        "--stats=json" "--stats-file=$stats")
 [[ "$platform" == systrap-patch ]] && flags+=(--patch)
+[[ "$platform" == systrap ]] && flags+=(--no-patch)
 [[ "$policy" != - ]] && flags+=(--policy "$policy")
 "$snare" run "${flags[@]}" -- "$test" "$@"
 status=$?

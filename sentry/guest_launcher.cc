@@ -7,6 +7,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@
 
 #include "sentry/confined_launch.h"
 #include "sentry/guest_exec.h"
+#include "util/fd_passing.h"
 
 namespace snare::sentry {
 namespace {
@@ -57,8 +59,8 @@ void MountOwnProc() {
 }
 
 // The unconfined launch's init: pid 1 of a new pid namespace when the kernel allows it.
-[[noreturn]] void PlainInitMain(const LaunchSpec& spec, GuestExec& exec, bool own_ns,
-                                int lifeline) {
+[[noreturn]] void PlainInitMain(const LaunchSpec& spec, GuestExec& exec, bool own_ns, int lifeline,
+                                int proc_sock) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   // The sentry may have died before the line above: then no signal will come, but the
   // lifeline pipe, whose write end only the sentry holds, has already hung up.
@@ -67,9 +69,16 @@ void MountOwnProc() {
   close(lifeline);
   if (own_ns) {
     MountOwnProc();
+    // The sentry tests the guest's threads for life by the ids the guest's /proc shows: in
+    // the host's, a guest thread's id names another process or none.
+    int proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (proc < 0) Die("open /proc", strerror(errno));
+    if (util::SendWithFd(proc_sock, "proc", 4, proc) != 4) Die("send /proc", strerror(errno));
+    close(proc);
   } else {
     prctl(PR_SET_CHILD_SUBREAPER, 1);
   }
+  close(proc_sock);
   pid_t guest = fork();
   if (guest < 0) Die("fork", strerror(errno));
   if (guest == 0) {
@@ -96,6 +105,13 @@ std::expected<LaunchedGuest, std::string> LaunchPlain(const LaunchSpec& spec, Gu
   if (pipe2(lifeline, O_CLOEXEC) != 0) {
     return std::unexpected(std::string("pipe: ") + strerror(errno));
   }
+  int proc_sock[2];
+  if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, proc_sock) != 0) {
+    int err = errno;
+    close(lifeline[0]);
+    close(lifeline[1]);
+    return std::unexpected(std::string("socketpair: ") + strerror(err));
+  }
   fflush(nullptr);
   LaunchedGuest launched;
   // A new pid namespace: its init dies with the sentry (PR_SET_PDEATHSIG) and the kernel
@@ -105,16 +121,37 @@ std::expected<LaunchedGuest, std::string> LaunchPlain(const LaunchSpec& spec, Gu
   if (pid < 0 && (errno == EPERM || errno == EINVAL || errno == ENOSPC)) pid = fork();
   if (pid < 0) {
     int err = errno;
-    close(lifeline[0]);
-    close(lifeline[1]);
+    for (int fd : {lifeline[0], lifeline[1], proc_sock[0], proc_sock[1]}) close(fd);
     return std::unexpected(std::string("fork: ") + strerror(err));
   }
   if (pid == 0) {
     close(lifeline[1]);
-    PlainInitMain(spec, exec, launched.own_pid_namespace, lifeline[0]);
+    close(proc_sock[0]);
+    PlainInitMain(spec, exec, launched.own_pid_namespace, lifeline[0], proc_sock[1]);
   }
   close(lifeline[0]);
+  close(proc_sock[1]);
   launched.init_pid = static_cast<pid_t>(pid);
+  if (launched.own_pid_namespace) {
+    // Without it the sentry falls back to kill(2) in its own pid namespace, which frees the
+    // slots of live guest threads once they run short: refuse to run instead.
+    char buf[8];
+    int fd = -1;
+    ssize_t n;
+    do {
+      n = util::ReceiveWithFd(proc_sock[0], buf, sizeof(buf), &fd);
+    } while (n < 0 && errno == EINTR);
+    if (n <= 0 || fd < 0) {
+      if (fd >= 0) close(fd);
+      close(proc_sock[0]);
+      kill(launched.init_pid, SIGKILL);
+      waitpid(launched.init_pid, nullptr, 0);
+      close(lifeline[1]);
+      return std::unexpected("the guest's init exited before it could send its /proc");
+    }
+    launched.guest_proc_fd = fd;
+  }
+  close(proc_sock[0]);
   return launched;
 }
 

@@ -1,7 +1,8 @@
 // Syscall patching (--patch): after the first trap at glibc's getppid() site, the calls come
 // through the patched site without a signal, and they are still the sentry's: every one is
 // counted by it, decided by the policy (a --deny holds at the patched site) and traced.
-// Without --patch nothing is patched. The escape and run-compare tests also run with it.
+// It is on by default; with --no-patch nothing is patched. The escape and run-compare tests
+// run with it on and off.
 #include <string>
 #include <vector>
 
@@ -84,11 +85,18 @@ TEST(PatchTest, PatchedCallsAreTraced) {
   EXPECT_EQ(lines, 500u) << r.stderr_data.substr(0, 3000);
 }
 
-TEST(PatchTest, WithoutPatchNothingIsPatched) {
-  const SnaredRun run = Snared({});
+TEST(PatchTest, WithNoPatchNothingIsPatched) {
+  const SnaredRun run = Snared({"--no-patch"});
   ASSERT_EQ(run.result.status, 0) << run.Describe();
   EXPECT_EQ(run.stats.value("sentry_calls", 0), kCalls) << run.Describe();
   EXPECT_EQ(run.stats.value("patched_calls", -1), 0) << run.Describe();
+}
+
+TEST(PatchTest, SystrapPatchesByDefault) {
+  const SnaredRun run = Snared({});
+  ASSERT_EQ(run.result.status, 0) << run.Describe();
+  EXPECT_EQ(run.stats.value("sentry_calls", 0), kCalls) << run.Describe();
+  EXPECT_GE(run.stats.value("patched_calls", 0), kCalls - 10) << run.Describe();
 }
 
 }  // namespace

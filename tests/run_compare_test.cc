@@ -102,6 +102,9 @@ std::vector<CompareCase> Cases() {
       {"proc_of_own_pid", {Cmd({"sh", "-c", "tr '\\0' ' ' < /proc/$$/cmdline"})}},
       {"threads_guest", {Cmd({"@guest:threads_guest"})}},
       {"many_threads_guest", {Cmd({"@guest:many_threads_guest", "200"})}},
+      // With 965 threads held the sentry checks every claimed slot for a dead thread: a slot
+      // claimed a moment ago, still naming its last (dead) thread, must not be freed.
+      {"thread_churn_guest", {Cmd({"@guest:thread_churn_guest", "965", "4000"})}},
       {"python_threading", {Cmd({"/usr/bin/python3", "-c", kPythonThreads})}},
       {"python_subprocess", {Cmd({"/usr/bin/python3", "-c", kPythonSubprocess})}},
       {"signals_guest", {Cmd({"@guest:signals_guest"})}},

@@ -163,7 +163,6 @@ std::expected<PolicyTable, std::string> StubRangePolicy(const StubLayout& stub,
       .WhenFirst(SYS_sigaltstack, {ArgEq(0, 0)}, kAllow)                  // reading the stack
       .WhenFirst(SYS_arch_prctl, {ArgEq(0, ARCH_SET_GS), ArgMaskedEq(1, kHigh32, kSharedBase)},
                  kAllow)
-      .WhenFirst(SYS_arch_prctl, {ArgEq(0, ARCH_GET_GS)}, kAllow)
       .WhenFirst(SYS_readlink, {ArgEq(0, rodata + kRodataThreadSelf)}, kAllow)
       .WhenFirst(SYS_prctl, {ArgEq(0, PR_GET_SECCOMP)}, kAllow)
       .WhenFirst(SYS_prctl, {ArgEq(0, PR_SET_NAME)}, kAllow)

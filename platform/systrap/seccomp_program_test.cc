@@ -322,7 +322,6 @@ TEST_F(SeccompProgramTest, StubOwnCallsSurviveAPolicyThatDeniesThem) {
       {SYS_rt_sigprocmask, {0, 0, kGuestPtr, 8}, {0, kGuestPtr, 0, 8}},
       {SYS_sigaltstack, {0, kGuestPtr}, {kGuestPtr, 0}},
       {SYS_arch_prctl, {0x1001 /* SET_GS */, kSharedBase + 0x1000}, {0x1002 /* SET_FS */, 0}},
-      {SYS_arch_prctl, {0x1004 /* GET_GS */, kGuestPtr}, {0x1003 /* GET_FS */, kGuestPtr}},
       {SYS_readlink, {kRodata + kRodataThreadSelf, kGuestPtr, 63}, {kGuestPtr, kGuestPtr, 63}},
       {SYS_prctl, {21 /* PR_GET_SECCOMP */}, {22 /* PR_SET_SECCOMP */}},
       {SYS_prctl, {15 /* PR_SET_NAME */, kGuestPtr}, {4 /* PR_SET_DUMPABLE */, 1}},

@@ -56,6 +56,17 @@ inline uint32_t ReadCpuRdpid() {
   return static_cast<uint32_t>(aux) & 0xfff;
 }
 
+// The same from the limit of the per-CPU GDT entry Linux sets up for the vDSO's getcpu
+// (GDT_ENTRY_CPUNODE, selector 15 * 8 + 3: limit = node << 12 | cpu), where neither rdpid nor
+// rdtscp exists. False when the selector does not load (lsl clears ZF).
+inline bool ReadCpuLsl(uint32_t* cpu) {
+  uint32_t limit = 0;
+  bool ok;
+  __asm__ volatile("lsl %2, %0" : "+r"(limit), "=@ccz"(ok) : "r"(15u * 8 + 3));
+  *cpu = limit & 0xfff;
+  return ok;
+}
+
 // Whether rdpid exists (CPUID 7.0, ECX bit 22).
 inline bool HasRdpid() {
   uint32_t a = 7, b, c = 0, d;

@@ -53,6 +53,7 @@ void InitSlot(Slot* slot) {
   slot->tid = static_cast<int32_t>(Sys(__NR_gettid));
   slot->tgid = static_cast<int32_t>(Sys(__NR_getpid));
   slot->host_tid = HostTid();
+  slot->self = reinterpret_cast<uint64_t>(slot);
   slot->depth = 0;
   for (auto& f : slot->frames) Store(f.state, uint32_t{systrap::kFrameIdle});
   Store(slot->pending, 0u);
@@ -93,12 +94,21 @@ void WaitForFreedSlot(Header* h) {
 
 }  // namespace
 
+CpuSource FindCpuSource() {
+  if (HasRdpid()) return CpuSource::kRdpid;
+  if (HasRdtscp()) return CpuSource::kRdtscp;
+  uint32_t cpu;
+  return ReadCpuLsl(&cpu) ? CpuSource::kLsl : CpuSource::kNone;
+}
+
 Slot* CurrentSlot() {
   uint64_t gs;
   if (g_stub.fsgsbase) {
     __asm__ volatile("rdgsbase %0" : "=r"(gs));
-  } else if (Sys(__NR_arch_prctl, ARCH_GET_GS, P(&gs)) < 0) {
-    return nullptr;
+  } else {
+    // Every thread that calls this has claimed a slot, so GS is set; only arch_prctl can
+    // change it here, and the filter lets that point GS into the shared region alone.
+    __asm__ volatile("movq %%gs:%c1, %0" : "=r"(gs) : "i"(offsetof(Slot, self)));
   }
   uint64_t first = reinterpret_cast<uint64_t>(systrap::SlotAt(g_stub.header, 0));
   uint64_t end = reinterpret_cast<uint64_t>(systrap::SlotAt(g_stub.header, systrap::kMaxSlots));
@@ -161,6 +171,7 @@ Slot* AdoptSlot(int64_t index) {
   slot->tid = static_cast<int32_t>(Sys(__NR_gettid));
   slot->tgid = static_cast<int32_t>(Sys(__NR_getpid));
   slot->host_tid = HostTid();
+  slot->self = reinterpret_cast<uint64_t>(slot);
   slot->depth = 0;
   if (g_stub.mode == systrap::Mode::kInproc) InprocResetSlot(static_cast<uint32_t>(index));
   SetGsBase(slot);
@@ -170,9 +181,20 @@ Slot* AdoptSlot(int64_t index) {
 uint32_t ExchangeWithSentry(Slot* slot, Frame* f, uint32_t depth) {
   Header* h = g_stub.header;
   // Where this thread will run its own code next: a sentry on that CPU should not spin.
-  const uint32_t cpu = g_stub.rdpid    ? ReadCpuRdpid()
-                       : g_stub.rdtscp ? ReadCpu()
-                                       : systrap::kCpuUnknown;
+  uint32_t cpu = systrap::kCpuUnknown;
+  switch (g_stub.cpu_source) {
+    case CpuSource::kRdpid:
+      cpu = ReadCpuRdpid();
+      break;
+    case CpuSource::kRdtscp:
+      cpu = ReadCpu();
+      break;
+    case CpuSource::kLsl:
+      if (!ReadCpuLsl(&cpu)) cpu = systrap::kCpuUnknown;
+      break;
+    case CpuSource::kNone:
+      break;
+  }
   Store(f->state, systrap::RequestState(cpu));
   // The sentry watches every slot's first frame; a nested request it finds by this flag.
   if (depth > 0) Store(slot->pending, 1u);

@@ -9,16 +9,22 @@
 
 namespace snare::stub {
 
+// How the stub tells which CPU it runs on, cheapest first.
+enum class CpuSource { kRdpid, kRdtscp, kLsl, kNone };
+
 struct StubGlobals {
   systrap::Header* header = nullptr;
   bool fsgsbase = false;  // rdgsbase is usable
-  bool rdtscp = false;    // the slot can say which CPU the thread is on
-  bool rdpid = false;     // and cheaper
+  CpuSource cpu_source = CpuSource::kNone;
   systrap::Mode mode = systrap::Mode::kSystrap;
 };
+
+// Picks the cheapest CpuSource this CPU and kernel offer.
+CpuSource FindCpuSource();
 extern StubGlobals g_stub;
 
-// The calling thread's slot (GS base), or nullptr before one is set.
+// The calling thread's slot (GS base; without rdgsbase, the slot's self pointer read
+// through %gs), or nullptr when GS names no slot. Only after the thread has claimed one.
 systrap::Slot* CurrentSlot();
 uint32_t SlotIndex(const systrap::Slot* slot);
 

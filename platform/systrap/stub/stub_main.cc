@@ -257,8 +257,7 @@ extern "C" [[noreturn]] void StubMain(uint64_t* initial_sp) {
   uint64_t* auxv = FindAuxv(envp);
   if (argc < 4) Fatal("usage: snare-stub SLOT|- TARGET_FD EXECFN ARGV... (run by snare)");
   g_stub.fsgsbase = AuxValue(auxv, AT_HWCAP2) & kHwcap2Fsgsbase;
-  g_stub.rdtscp = HasRdtscp();
-  g_stub.rdpid = HasRdpid();
+  g_stub.cpu_source = FindCpuSource();
 
   MapSharedRegion();
   ProtectStub();

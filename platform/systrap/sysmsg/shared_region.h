@@ -36,7 +36,7 @@ inline constexpr int kLastReservedFd = kSharedFd;
 inline constexpr int kNotifySocketFd = 1023;
 
 inline constexpr uint64_t kMagic = 0x31657261'6e73ull;  // "snare1"
-inline constexpr uint32_t kVersion = 5;
+inline constexpr uint32_t kVersion = 6;
 inline constexpr uint32_t kMaxSlots = 1024;
 inline constexpr uint32_t kMaxDepth = 8;      // nested traps (guest signal handlers)
 inline constexpr uint32_t kMaxFilter = 4096;  // BPF instructions
@@ -69,7 +69,7 @@ enum Action : uint32_t {
   kActionKill = 3,         // kill the guest process with SIGSYS
 };
 
-// The CPU field when the stub cannot read its CPU (no rdtscp).
+// The CPU field when the stub cannot read its CPU (no rdpid, rdtscp or CPU segment).
 inline constexpr uint32_t kCpuUnknown = 0xffffu;
 
 inline constexpr uint32_t PhaseOf(uint32_t state) { return state & kPhaseMask; }
@@ -119,6 +119,10 @@ struct alignas(4096) Slot {
   int32_t tgid;
   int32_t host_tid;     // tid as the guest's /proc shows it (0 if unknown)
   uint64_t generation;  // bumped on each claim
+  // The slot's own address, read through %gs where rdgsbase is missing (arch_prctl's
+  // ARCH_GET_GS costs a syscall, 4.5 us in a PVM guest). The guest may rewrite it: the stub
+  // checks that it names a slot, which gives no more than wrgsbase does.
+  uint64_t self;
   // The stub's own line: written twice a call, read by the sentry only while it idles.
   alignas(64) uint32_t depth;  // number of live handler activations
   Frame frames[kMaxDepth];
