@@ -48,16 +48,21 @@ int32_t HostTid() {
   return v > 0 && v < (int64_t{1} << 30) ? static_cast<int32_t>(v) : 0;
 }
 
-void InitSlot(Slot* slot) {
-  slot->generation++;
+// The slot now serves the calling thread: its ids, and GS pointing at it.
+void BindToThisThread(Slot* slot) {
   slot->tid = static_cast<int32_t>(Sys(__NR_gettid));
   slot->tgid = static_cast<int32_t>(Sys(__NR_getpid));
   slot->host_tid = HostTid();
   slot->self = reinterpret_cast<uint64_t>(slot);
   slot->depth = 0;
+  SetGsBase(slot);
+}
+
+void InitSlot(Slot* slot) {
+  slot->generation++;
   for (auto& f : slot->frames) Store(f.state, uint32_t{systrap::kFrameIdle});
   Store(slot->pending, 0u);
-  SetGsBase(slot);
+  BindToThisThread(slot);
 }
 
 void NoteHighWater(Header* h, uint32_t index) {
@@ -168,13 +173,8 @@ Slot* AdoptSlot(int64_t index) {
     Store(f.done_seq, f.seq);
   }
   Store(slot->state, uint32_t{systrap::kSlotClaimed});
-  slot->tid = static_cast<int32_t>(Sys(__NR_gettid));
-  slot->tgid = static_cast<int32_t>(Sys(__NR_getpid));
-  slot->host_tid = HostTid();
-  slot->self = reinterpret_cast<uint64_t>(slot);
-  slot->depth = 0;
   if (g_stub.mode == systrap::Mode::kInproc) InprocResetSlot(static_cast<uint32_t>(index));
-  SetGsBase(slot);
+  BindToThisThread(slot);
   return slot;
 }
 
