@@ -22,6 +22,9 @@ struct RunArgs {
 // args: everything after "run". PROG and its arguments are taken verbatim after the first
 // argument that is not an option (or after "--").
 std::expected<RunArgs, ParseExit> ParseRunArgs(const std::vector<std::string>& args);
+// The same into *into, with no copy of the 82 KB policy table on the way (RunCommand's).
+std::expected<void, ParseExit> ParseRunArgsInto(const std::vector<std::string>& args,
+                                                RunArgs* into);
 
 int RunCommand(const std::vector<std::string>& args);
 

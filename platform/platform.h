@@ -158,12 +158,12 @@ class Machine {
 };
 
 struct MachineConfig {
-  policy::PolicyTable policy;
-  uint32_t spin_iterations = 2000;  // how long each side spins before sleeping
-  bool trace = false;               // keep path prefixes (and, inproc, write trace lines)
-  int trace_fd = -1;                // inproc: where the guest writes trace lines
-  bool patch = false;               // systrap: patch syscall sites (site_patcher.h)
-  bool timing = false;              // the stub times its traps (for --stats); it always counts
+  const policy::PolicyTable* policy = nullptr;  // the run's, which outlives the machine
+  uint32_t spin_iterations = 2000;              // how long each side spins before sleeping
+  bool trace = false;   // keep path prefixes (and, inproc, write trace lines)
+  int trace_fd = -1;    // inproc: where the guest writes trace lines
+  bool patch = false;   // systrap: patch syscall sites (site_patcher.h)
+  bool timing = false;  // the stub times its traps (for --stats); it always counts
 };
 
 class Platform {

@@ -95,15 +95,24 @@ PolicyBuilder& PolicyBuilder::WhenFirst(uint32_t nr, const std::vector<ArgCheck>
 }
 
 std::expected<PolicyTable, std::string> PolicyBuilder::TryBuild() const {
+  // One named result, returned on every path: built in the caller's object, not copied.
+  std::expected<PolicyTable, std::string> table(std::in_place);
+  if (auto built = BuildInto(&*table); !built) table = std::unexpected(built.error());
+  return table;
+}
+
+std::expected<void, std::string> PolicyBuilder::BuildInto(PolicyTable* into) const {
   if (!error_.empty()) return std::unexpected("policy: " + error_);
   if (rules_.size() > static_cast<size_t>(kMaxArgRules)) {
     return std::unexpected("policy: " + std::to_string(rules_.size()) +
                            " argument rules, more than the " + std::to_string(kMaxArgRules) +
                            " a policy holds");
   }
-  PolicyTable table;
+  PolicyTable& table = *into;
+  table.rule_count = 0;
   for (int nr = 0; nr < abi::kSyscallLimit; ++nr) {
     SyscallEntry& e = table.entries[nr];
+    e = SyscallEntry{};
     e.fallback = abi::FindSyscall(static_cast<uint64_t>(nr)) ? fallback_[nr]
                                                              : Disposition{Action::kDeny, ENOSYS};
   }
@@ -119,9 +128,10 @@ std::expected<PolicyTable, std::string> PolicyBuilder::TryBuild() const {
     ArgRule& out = table.rules[table.rule_count++];
     out.disposition = r->d;
     out.count = static_cast<uint8_t>(r->checks.size());
-    std::copy(r->checks.begin(), r->checks.end(), out.checks);
+    std::fill(std::copy(r->checks.begin(), r->checks.end(), out.checks), out.checks + kMaxArgChecks,
+              ArgCheck{});
   }
-  return table;
+  return {};
 }
 
 }  // namespace snare::policy

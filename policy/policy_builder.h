@@ -57,6 +57,10 @@ class PolicyBuilder {
 
   // The table, or the first error recorded ("unknown syscall 'opn'", "too many rules").
   std::expected<PolicyTable, std::string> TryBuild() const;
+  // The same written into *table, for callers that keep one table where it will live: each
+  // 82 KB copy on the way is 20 fresh pages, and a page fault costs ~15 us in some VMs.
+  // Rules past the ones built are left as they were (nothing reads them).
+  std::expected<void, std::string> BuildInto(PolicyTable* table) const;
 
  private:
   struct Rule {

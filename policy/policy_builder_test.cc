@@ -3,6 +3,7 @@
 #include <asm/unistd_64.h>
 
 #include <cerrno>
+#include <memory>
 
 #include "gtest/gtest.h"
 #include "policy/evaluator.h"
@@ -42,6 +43,38 @@ TEST(PolicyBuilderTest, ByName) {
 }
 
 // The first error is kept and reported; later calls do not hide it.
+// BuildInto over a table that held another policy leaves nothing of it that a reader sees,
+// and CopyUsedPart carries every rule the evaluator reads.
+TEST(PolicyBuilderTest, BuildIntoAnUsedTableAndCopyUsedPartDecideAsTryBuild) {
+  auto big = std::make_unique<PolicyTable>();
+  PolicyBuilder old;
+  for (uint32_t i = 0; i < 40; ++i) {
+    old.When(__NR_openat, {ArgEq(2, i), ArgEq(1, i), ArgEq(0, i)}, {Action::kKill, 0});
+  }
+  ASSERT_TRUE(old.Deny(__NR_read, EPERM).BuildInto(big.get()));
+  ASSERT_EQ(big->rule_count, 40u);
+
+  PolicyBuilder b;
+  b.When(__NR_mmap, {ArgEq(2, 7)}, {Action::kDeny, EACCES}).Deny(__NR_getppid, ENOSYS);
+  ASSERT_TRUE(b.BuildInto(big.get()));
+  auto fresh = b.TryBuild();
+  ASSERT_TRUE(fresh) << fresh.error();
+  auto copied = std::make_unique<PolicyTable>();
+  CopyUsedPart(*big, copied.get());
+  for (const PolicyTable* t : {big.get(), copied.get()}) {
+    EXPECT_EQ(t->rule_count, 1u);
+    for (uint64_t a : {0ul, 1ul, 7ul}) {
+      for (uint64_t nr : {__NR_openat, __NR_read, __NR_mmap, __NR_getppid}) {
+        const uint64_t args[6] = {a, a, a, a, a, a};
+        EXPECT_EQ(Evaluate(*t, nr, args), Evaluate(*fresh, nr, args)) << nr << " " << a;
+      }
+    }
+  }
+  // Only the rules in use are copied: the old policy's second, still in *big, is not.
+  EXPECT_EQ(big->rules[1].count, 3);
+  EXPECT_EQ(copied->rules[1].count, 0);
+}
+
 TEST(PolicyBuilderTest, ErrorsAreCollectedAndReportedByTryBuild) {
   PolicyBuilder b;
   b.DenyByName("opn", EACCES).Kill(__NR_read).Deny(400, EPERM);

@@ -281,8 +281,11 @@ ProfileHost CurrentProfileHost(std::vector<std::string> caps) {
   return host;
 }
 
-std::expected<PolicyTable, std::string> RestrictByProfile(const PolicyTable& table,
-                                                          const SeccompProfile& profile) {
+namespace {
+
+// Both policies' rules, combined; the builder holds copies, so `table` may be overwritten by
+// what it builds.
+PolicyBuilder Product(const PolicyTable& table, const SeccompProfile& profile) {
   PolicyBuilder b;
   for (int nr = 0; nr < abi::kSyscallLimit; ++nr) {
     if (!abi::FindSyscall(nr)) continue;
@@ -321,7 +324,19 @@ std::expected<PolicyTable, std::string> RestrictByProfile(const PolicyTable& tab
       if (o.all_of.empty()) break;
     }
   }
-  return b.TryBuild();
+  return b;
+}
+
+}  // namespace
+
+std::expected<PolicyTable, std::string> RestrictByProfile(const PolicyTable& table,
+                                                          const SeccompProfile& profile) {
+  return Product(table, profile).TryBuild();
+}
+
+std::expected<void, std::string> RestrictByProfileInPlace(const SeccompProfile& profile,
+                                                          PolicyTable* table) {
+  return Product(*table, profile).BuildInto(table);
 }
 
 }  // namespace snare::policy

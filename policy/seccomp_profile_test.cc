@@ -4,6 +4,7 @@
 #include <sys/syscall.h>
 
 #include <cerrno>
+#include <memory>
 
 #include "policy/default_policy.h"
 #include "policy/evaluator.h"
@@ -93,6 +94,25 @@ TEST(SeccompProfileTest, NeverLoosensSnaresOwnPolicy) {
   ASSERT_TRUE(t.has_value()) << t.error();
   EXPECT_EQ(Call(*t, SYS_getppid).action, Action::kKill);
   EXPECT_EQ(Call(*t, SYS_read).err, EACCES);
+}
+
+TEST(SeccompProfileTest, InPlaceDecidesAsACopy) {
+  auto profile = ParseSeccompProfile(kProfile, "p.json", Host());
+  ASSERT_TRUE(profile.has_value());
+  auto base = PolicyBuilder()
+                  .When(SYS_socket, {ArgEq(0, 1)}, {Action::kDeny, EPERM})
+                  .Kill(SYS_getppid)
+                  .TryBuild();
+  ASSERT_TRUE(base.has_value());
+  auto copy = RestrictByProfile(*base, *profile);
+  ASSERT_TRUE(copy.has_value()) << copy.error();
+  auto in_place = std::make_unique<PolicyTable>(*base);
+  ASSERT_TRUE(RestrictByProfileInPlace(*profile, in_place.get()));
+  EXPECT_EQ(in_place->rule_count, copy->rule_count);
+  for (uint64_t nr : {SYS_read, SYS_getppid, SYS_socket, SYS_personality, SYS_mount}) {
+    for (uint64_t a0 : {0ul, 1ul, 8ul, 0xfffffffful})
+      EXPECT_EQ(Call(*in_place, nr, a0), Call(*copy, nr, a0));
+  }
 }
 
 TEST(SeccompProfileTest, ReportsUnknownNamesAsSkipped) {

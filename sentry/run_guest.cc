@@ -135,7 +135,7 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   }
 
   platform::MachineConfig machine_config;
-  machine_config.policy = config.policy;
+  machine_config.policy = &config.policy;
   machine_config.spin_iterations = config.spin_iterations;
   machine_config.timing = config.stats != RunConfig::StatsFormat::kNone;
   machine_config.patch = config.patch;

@@ -46,11 +46,13 @@ int AllowedCpus() {
 
 std::expected<std::unique_ptr<platform::Machine>, std::string> NewStubMachine(
     const platform::MachineConfig& config, Mode mode) {
+  if (!config.policy) return std::unexpected(std::string("no policy for the machine"));
+  const policy::PolicyTable& table = *config.policy;
   auto layout = ParseStubLayout(StubImageBytes());
   if (!layout) return std::unexpected(layout.error());
   StubRangeOptions options;
   options.stub_runs_brokered_calls = mode == Mode::kInproc;
-  auto filter = BuildSeccompProgram(*layout, config.policy, options);
+  auto filter = BuildSeccompProgram(*layout, table, options);
   if (!filter) return std::unexpected(filter.error());
   auto stub_fd = CreateStubMemfd();
   if (!stub_fd) return std::unexpected(stub_fd.error());
@@ -65,12 +67,12 @@ std::expected<std::unique_ptr<platform::Machine>, std::string> NewStubMachine(
   h->sentry_pid = 0;
   h->stub_text_start = layout->text_start;
   h->stub_text_end = layout->text_end;
-  h->notify = !NotifiedSyscalls(config.policy).empty();
+  h->notify = !NotifiedSyscalls(table).empty();
   h->patch = config.patch && mode == Mode::kSystrap;
   h->timing = config.timing;
   h->filter_len = static_cast<uint32_t>(filter->size());
   std::memcpy(h->filter, filter->data(), filter->size() * sizeof(sock_filter));
-  h->policy = config.policy;
+  policy::CopyUsedPart(table, &h->policy);
   int notify[2] = {-1, -1};
   if (h->notify && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, notify) != 0) {
     close(*stub_fd);
