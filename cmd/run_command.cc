@@ -27,6 +27,7 @@ constexpr const char* kUsage =
     "                 [--stats[=table|json]] [--stats-file=PATH]\n"
     "                 [--trace[=PATH]] [--trace-file=PATH] [--deny=SYSCALL[:ERRNO]]...\n"
     "                 [--kill=SYSCALL]... [--notify=SYSCALL]... [--spin=N] [--patch]\n"
+    "                 [--no-patch] [--patch-after=N]\n"
     "                 [--policy FILE] [--seccomp-profile FILE]\n"
     "                 [--ro-bind SRC DST]... [--bind SRC DST]... [--tmpfs DST]...\n"
     "                 [--dev DST]... [--proc DST]... [--root DIR] [--net=none|host]\n"
@@ -81,7 +82,7 @@ std::expected<void, ParseExit> ParseRunArgsInto(const std::vector<std::string>& 
   CLI::App app("Runs PROG with every system call trapped and handed to the sentry.", "snare run");
   SetUpApp(app, kUsage);
   RunArgs& out = *into;
-  std::string stats, trace, spin;
+  std::string stats, trace, spin, patch_after;
   std::vector<Override> overrides;
   std::string profile(sandbox::kDefaultProfile);
   app.add_option("--profile", profile,
@@ -124,8 +125,13 @@ std::expected<void, ParseExit> ParseRunArgsInto(const std::vector<std::string>& 
   bool patch = true;
   app.add_flag("--patch,!--no-patch", patch,
                "systrap (on by default; --no-patch: every call takes the signal): after a "
-               "call's first trap, rewrite its `mov $nr, %eax; syscall` site to enter the stub "
+               "few traps at a `mov $nr, %eax; syscall` site, rewrite it to enter the stub "
                "without a signal (same policy, same sentry; file I/O and getter calls only)");
+  app.add_option("--patch-after", patch_after,
+                 "patch a site at its Nth trap (default 16: a patch costs about as much as "
+                 "that many traps, so sites a program calls only while it starts stay as they "
+                 "are; 1: at the first)")
+      ->option_text("N");
   bool list_groups = false;
   app.add_flag("--list-groups", list_groups,
                "list the syscall groups (@NAME) that --deny and --kill accept, and exit");
@@ -226,6 +232,23 @@ std::expected<void, ParseExit> ParseRunArgsInto(const std::vector<std::string>& 
                 " decides inside the guest (drop --patch, or use --platform=systrap)");
   }
   c.patch = patch && out.platform == "systrap";
+  if (app.count("--patch-after")) {
+    char* end;
+    errno = 0;
+    unsigned long n = strtoul(patch_after.c_str(), &end, 10);
+    if (patch_after.empty() || *end || patch_after[0] == '-' || errno || n < 1 || n > 65535) {
+      return fail(
+          "--patch-after wants a count of traps from 1 to 65535 (1: patch at the first), "
+          "not '" +
+          patch_after + "'");
+    }
+    if (!c.patch) {
+      return fail(
+          "--patch-after is for systrap's syscall patching, which is off here (drop "
+          "--no-patch, or use --platform=systrap)");
+    }
+    c.patch_after = static_cast<uint32_t>(n);
+  }
   char cwd[4096];
   if (!getcwd(cwd, sizeof(cwd))) return fail(std::string("getcwd: ") + strerror(errno));
 

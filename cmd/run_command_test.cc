@@ -88,6 +88,26 @@ TEST(RunOptionsTest, PatchOnByDefaultForSystrapOnly) {
   EXPECT_TRUE(Contains(bad.error(), "--patch rewrites syscall sites for systrap")) << bad.error();
 }
 
+TEST(RunOptionsTest, PatchAfter) {
+  auto o = Parse({"prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->c.patch_after, 16u);
+  o = Parse({"--patch-after=1", "prog"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->c.patch_after, 1u);
+  for (const char* bad : {"--patch-after=0", "--patch-after=-3", "--patch-after=x",
+                          "--patch-after=65536", "--patch-after="}) {
+    auto r = Parse({bad, "prog"});
+    ASSERT_FALSE(r) << bad;
+    EXPECT_TRUE(Contains(r.error(), "--patch-after wants a count of traps from 1 to 65535"))
+        << r.error();
+  }
+  auto off = Parse({"--no-patch", "--patch-after=4", "prog"});
+  ASSERT_FALSE(off);
+  EXPECT_TRUE(Contains(off.error(), "--patch-after is for systrap's syscall patching"))
+      << off.error();
+}
+
 TEST(RunOptionsTest, Platform) {
   auto o = Parse({"--platform=inproc", "prog"});
   ASSERT_TRUE(o) << o.error();

@@ -160,10 +160,11 @@ class Machine {
 struct MachineConfig {
   const policy::PolicyTable* policy = nullptr;  // the run's, which outlives the machine
   uint32_t spin_iterations = 2000;              // how long each side spins before sleeping
-  bool trace = false;   // keep path prefixes (and, inproc, write trace lines)
-  int trace_fd = -1;    // inproc: where the guest writes trace lines
-  bool patch = false;   // systrap: patch syscall sites (site_patcher.h)
-  bool timing = false;  // the stub times its traps (for --stats); it always counts
+  bool trace = false;         // keep path prefixes (and, inproc, write trace lines)
+  int trace_fd = -1;          // inproc: where the guest writes trace lines
+  bool patch = false;         // systrap: patch syscall sites (site_patcher.h)
+  uint32_t patch_after = 16;  // at a site's this-th trap
+  bool timing = false;        // the stub times its traps (for --stats); it always counts
 };
 
 class Platform {

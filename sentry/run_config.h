@@ -21,7 +21,8 @@ struct RunConfig {
   std::string profile = "sandbox";  // the name it came from, for messages and stats
   sandbox::SandboxSpec sandbox;
   uint32_t spin_iterations = 2000;
-  bool patch = false;  // systrap: syscall patching (platform/systrap/stub/site_patcher.h)
+  bool patch = false;         // systrap: syscall patching (platform/systrap/stub/site_patcher.h)
+  uint32_t patch_after = 16;  // a site is patched at this trap (1: its first)
   std::vector<std::string> argv;  // PROG ARGS...
 };
 

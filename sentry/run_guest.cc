@@ -139,6 +139,7 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   machine_config.spin_iterations = config.spin_iterations;
   machine_config.timing = config.stats != RunConfig::StatsFormat::kNone;
   machine_config.patch = config.patch;
+  machine_config.patch_after = config.patch_after;
   machine_config.trace = config.trace;
   machine_config.trace_fd = relay_fds[1];
   auto machine = platform.NewMachine(machine_config);

@@ -129,7 +129,8 @@ std::vector<std::string> ForDisplay(std::vector<std::string> argv) {
 }
 
 std::vector<std::string> PlatformFlags(const std::string& platform) {
-  if (platform == "systrap-patch") return {"--platform=systrap", "--patch"};
+  // Every site at its first trap: the attacks meet patched sites wherever they could.
+  if (platform == "systrap-patch") return {"--platform=systrap", "--patch", "--patch-after=1"};
   // systrap patches by default: the plain platform is the signal path.
   if (platform == "systrap") return {"--platform=systrap", "--no-patch"};
   return {"--platform=" + platform};

@@ -68,7 +68,7 @@ std::expected<std::unique_ptr<platform::Machine>, std::string> NewStubMachine(
   h->stub_text_start = layout->text_start;
   h->stub_text_end = layout->text_end;
   h->notify = !NotifiedSyscalls(table).empty();
-  h->patch = config.patch && mode == Mode::kSystrap;
+  h->patch = config.patch && mode == Mode::kSystrap ? std::max(config.patch_after, 1u) : 0;
   h->timing = config.timing;
   h->filter_len = static_cast<uint32_t>(filter->size());
   std::memcpy(h->filter, filter->data(), filter->size() * sizeof(sock_filter));

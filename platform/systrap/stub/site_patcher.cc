@@ -23,17 +23,24 @@ constexpr uint64_t kTrampolineSize = 32;
 constexpr uint64_t kFirstTrampoline = 32;  // the page starts with StubPatchedEntry's address
 constexpr int64_t kReach = (int64_t{1} << 31) - 2 * kPage;
 constexpr int kArenas = 32;
-constexpr int kFailedSites = 1024;
+constexpr int kSiteRecords = 2048;
 
 struct Arena {
   uint64_t page;
   uint64_t used;  // bytes, trampolines included
 };
 
+// A site's traps so far, and whether patching it failed (then it is never tried again).
+struct SiteRecord {
+  uint64_t site;
+  uint32_t traps;
+  uint32_t failed;
+};
+
 // Per process (fork copies them along with the pages they describe).
 Arena g_arenas[kArenas];
 int g_arena_count = 0;
-uint64_t g_failed[kFailedSites];
+SiteRecord g_sites[kSiteRecords];
 uint32_t g_lock = 0;
 char g_maps[128 * 1024];
 const char kMapsPath[] = "/proc/self/maps";
@@ -43,24 +50,20 @@ bool Near(uint64_t a, uint64_t b) {
   return d > -kReach && d < kReach;
 }
 
-bool Failed(uint64_t site) {
+// The site's record, a new one if it has none (where the table is full around it, the first
+// record it may use starts over for it).
+SiteRecord* RecordOf(uint64_t site) {
   for (int i = 0; i < 8; ++i) {
-    const uint64_t v = g_failed[(site / 7 + i) % kFailedSites];
-    if (v == site) return true;
-    if (v == 0) return false;
-  }
-  return false;
-}
-
-void RememberFailed(uint64_t site) {
-  for (int i = 0; i < 8; ++i) {
-    uint64_t& v = g_failed[(site / 7 + i) % kFailedSites];
-    if (v == 0 || v == site) {
-      v = site;
-      return;
+    SiteRecord& r = g_sites[(site / 7 + i) % kSiteRecords];
+    if (r.site == site) return &r;
+    if (r.site == 0) {
+      r.site = site;
+      return &r;
     }
   }
-  g_failed[site / 7 % kFailedSites] = site;
+  SiteRecord& r = g_sites[site / 7 % kSiteRecords];
+  r = {site, 0, 0};
+  return &r;
 }
 
 uint64_t ParseHex(const char*& p) {
@@ -329,7 +332,11 @@ void TryPatchSite(uint64_t rip, uint64_t nr) {
                                    __ATOMIC_RELAXED)) {
     return;
   }
-  if (!Failed(site) && !Patch(site, static_cast<uint32_t>(nr))) RememberFailed(site);
+  SiteRecord* r = RecordOf(site);
+  // header->patch: the trap at which a site is patched (snare run --patch-after).
+  if (!r->failed && ++r->traps >= g_stub.header->patch && !Patch(site, static_cast<uint32_t>(nr))) {
+    r->failed = 1;
+  }
   __atomic_store_n(&g_lock, 0u, __ATOMIC_RELEASE);
 }
 

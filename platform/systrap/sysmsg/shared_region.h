@@ -36,7 +36,7 @@ inline constexpr int kLastReservedFd = kSharedFd;
 inline constexpr int kNotifySocketFd = 1023;
 
 inline constexpr uint64_t kMagic = 0x31657261'6e73ull;  // "snare1"
-inline constexpr uint32_t kVersion = 6;
+inline constexpr uint32_t kVersion = 7;
 inline constexpr uint32_t kMaxSlots = 1024;
 inline constexpr uint32_t kMaxDepth = 8;      // nested traps (guest signal handlers)
 inline constexpr uint32_t kMaxFilter = 4096;  // BPF instructions
@@ -157,7 +157,7 @@ struct alignas(4096) Header {
   uint64_t stub_text_start;  // the IP range the filter allows
   uint64_t stub_text_end;
   uint32_t notify;  // install the filter with a listener, sent on kNotifySocketFd
-  uint32_t patch;   // rewrite `mov $nr, %eax; syscall` sites after their first trap
+  uint32_t patch;   // 0, or rewrite `mov $nr, %eax; syscall` sites at their patch-th trap
   uint32_t timing;  // the stub times its trap path into SlotStats (--stats)
   uint32_t filter_len;
   sock_filter filter[kMaxFilter];
