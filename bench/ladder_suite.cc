@@ -23,7 +23,7 @@ void AddLadderSuite(BenchContext& context, std::vector<BenchStep>* steps) {
       {"systrap-confined", "systrap", "native", {"--profile=sandbox"}, -1},
       // The call takes the seccomp user-notification path instead of SIGSYS.
       {"systrap-notify", "systrap", "native", {"--notify={call}"}, -1},
-      // Syscall patching: after the first trap, the call's glibc site enters the stub directly.
+      // Syscall patching: from its 16th trap, the call's glibc site enters the stub directly.
       {"systrap-patch", "systrap", "native", {"--patch"}, -1},
   };
   // The syscall each subject makes per iteration (the notified one).

@@ -1,5 +1,6 @@
-// Syscall patching, as gVisor's systrap does it: after a trap at a `mov $nr, %eax; syscall`
-// site in a private, file-backed executable mapping, the 5-byte `mov` becomes a `jmp` to a
+// Syscall patching, as gVisor's systrap does it: after some traps (16 unless snare run
+// --patch-after says otherwise) at a `mov $nr, %eax; syscall` site in a private,
+// file-backed executable mapping, the 5-byte `mov` becomes a `jmp` to a
 // trampoline of the site's own, which steps over the red zone and enters the stub at
 // StubPatchedEntry with no signal. The `syscall` after it stays, so a thread already past the
 // `mov` still traps as before. The patched call makes the same request to the sentry as a
