@@ -1,5 +1,6 @@
 #include "sentry/guest_launcher.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/sched.h>
 #include <poll.h>
@@ -155,6 +156,16 @@ std::expected<LaunchedGuest, std::string> LaunchPlain(const LaunchSpec& spec, Gu
   return launched;
 }
 
+// The threads of this process, or 0 where /proc cannot tell.
+int ThreadCount() {
+  DIR* dir = opendir("/proc/self/task");
+  if (!dir) return 0;
+  int count = 0;
+  while (const dirent* e = readdir(dir)) count += e->d_name[0] != '.';
+  closedir(dir);
+  return count;
+}
+
 bool EnsureFdsFit(int highest) {
   rlimit lim;
   if (getrlimit(RLIMIT_NOFILE, &lim) != 0) return false;
@@ -177,6 +188,14 @@ std::expected<LaunchedGuest, std::string> LaunchGuest(const LaunchSpec& spec) {
                            ": snare keeps fds " + std::to_string(lowest) + "-" +
                            std::to_string(highest) + " in every guest (raise it with `ulimit -n " +
                            std::to_string(highest + 2) + "`)");
+  }
+  // clone(2) copies only the calling thread: a lock that another thread held at that moment
+  // (malloc's, a sanitizer's) stays held in the guest's init, which runs snare's code until
+  // its exec and would wait on it forever (one run in a hundred hung under ASan so).
+  if (const int threads = ThreadCount(); threads > 1) {
+    return std::unexpected("internal error: the guest is launched while snare runs " +
+                           std::to_string(threads) +
+                           " threads; it must have one (start threads after LaunchGuest)");
   }
   // Built before fork: nothing allocates after it. The children never return from here, so
   // their copy of this frame lives until they exec.

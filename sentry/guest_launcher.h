@@ -32,6 +32,8 @@ struct LaunchedGuest {
   int guest_proc_fd = -1;          // confined: the guest's /proc (tids the guest reports)
 };
 
+// Call it while the process has one thread (it refuses otherwise): its children run snare's
+// code between clone and exec, where a lock held by a thread they did not inherit never frees.
 std::expected<LaunchedGuest, std::string> LaunchGuest(const LaunchSpec& spec);
 
 // Waits for the guest's init and returns the status a shell would report (128+N for a

@@ -149,22 +149,11 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   }
   if (!machine) return Fail(machine.error());
 
-  std::unique_ptr<TraceSink> sink;
-  std::unique_ptr<TraceRelay> relay;
-  if (trace_output) {
-    sink = std::make_unique<TraceSink>(trace_output->fd());
-    if ((*machine)->AnswersTraps()) {
-      close(relay_fds[0]);  // the sentry writes every line itself
-      close(relay_fds[1]);
-      relay_fds[1] = -1;
-    } else {
-      relay = std::make_unique<TraceRelay>(relay_fds[0], sink.get());
-    }
+  if (trace_output && (*machine)->AnswersTraps()) {
+    close(relay_fds[0]);  // the sentry writes every line itself
+    close(relay_fds[1]);
+    relay_fds[0] = relay_fds[1] = -1;
   }
-  SyscallHandler handler((*machine)->Guarded(&config.policy), sink.get(),
-                         config.sandbox.confine ? config.sandbox.hostname : "");
-  Dispatcher dispatcher(machine->get(), &handler);
-  (*machine)->SetPassUnseen(handler.PassesUnseen());
 
   const bool confined = config.sandbox.confine;
   char cwd[4096];
@@ -183,7 +172,22 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   // The guest has its copy of the pipe's write end; the relay sees end of file once the
   // last guest process is gone.
   if (relay_fds[1] >= 0) close(relay_fds[1]);
-  if (!guest) return Fail(guest.error());
+  if (!guest) {
+    if (relay_fds[0] >= 0) close(relay_fds[0]);
+    return Fail(guest.error());
+  }
+  // The trace's threads start only now: LaunchGuest clones while snare has one thread (see
+  // guest_launcher.h). Until the relay runs, the guest's lines wait in the pipe.
+  std::unique_ptr<TraceSink> sink;
+  std::unique_ptr<TraceRelay> relay;
+  if (trace_output) {
+    sink = std::make_unique<TraceSink>(trace_output->fd());
+    if (relay_fds[0] >= 0) relay = std::make_unique<TraceRelay>(relay_fds[0], sink.get());
+  }
+  SyscallHandler handler((*machine)->Guarded(&config.policy), sink.get(),
+                         config.sandbox.confine ? config.sandbox.hostname : "");
+  Dispatcher dispatcher(machine->get(), &handler);
+  (*machine)->SetPassUnseen(handler.PassesUnseen());
   // Not dumpable from here on (the launch needed /proc/PID of its children writable): no
   // guest, even one that reached the host's /proc, may read or write the sentry's memory.
   if (confined || config.sandbox.engine_confined) prctl(PR_SET_DUMPABLE, 0);
