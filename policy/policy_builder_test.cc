@@ -42,10 +42,9 @@ TEST(PolicyBuilderTest, ByName) {
   EXPECT_EQ(table->entries[__NR_openat].fallback, (Disposition{Action::kDeny, EACCES}));
 }
 
-// The first error is kept and reported; later calls do not hide it.
 // BuildInto over a table that held another policy leaves nothing of it that a reader sees,
 // and CopyUsedPart carries every rule the evaluator reads.
-TEST(PolicyBuilderTest, BuildIntoAnUsedTableAndCopyUsedPartDecideAsTryBuild) {
+TEST(PolicyBuilderTest, BuildIntoATableInUseAndCopyUsedPartDecideAsTryBuild) {
   auto big = std::make_unique<PolicyTable>();
   PolicyBuilder old;
   for (uint32_t i = 0; i < 40; ++i) {
@@ -75,6 +74,7 @@ TEST(PolicyBuilderTest, BuildIntoAnUsedTableAndCopyUsedPartDecideAsTryBuild) {
   EXPECT_EQ(copied->rules[1].count, 0);
 }
 
+// The first error is kept and reported; later calls do not hide it.
 TEST(PolicyBuilderTest, ErrorsAreCollectedAndReportedByTryBuild) {
   PolicyBuilder b;
   b.DenyByName("opn", EACCES).Kill(__NR_read).Deny(400, EPERM);

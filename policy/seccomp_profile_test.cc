@@ -110,8 +110,9 @@ TEST(SeccompProfileTest, InPlaceDecidesAsACopy) {
   ASSERT_TRUE(RestrictByProfileInPlace(*profile, in_place.get()));
   EXPECT_EQ(in_place->rule_count, copy->rule_count);
   for (uint64_t nr : {SYS_read, SYS_getppid, SYS_socket, SYS_personality, SYS_mount}) {
-    for (uint64_t a0 : {0ul, 1ul, 8ul, 0xfffffffful})
+    for (uint64_t a0 : {0ul, 1ul, 8ul, 0xfffffffful}) {
       EXPECT_EQ(Call(*in_place, nr, a0), Call(*copy, nr, a0));
+    }
   }
 }
 
