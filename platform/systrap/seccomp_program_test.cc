@@ -147,6 +147,65 @@ TEST_F(SeccompProgramTest, OtherArchitecturesDie) {
   }
 }
 
+// What the kernel's seccomp action cache asks of a filter (seccomp_is_const_allow): that
+// it allows the call knowing only the architecture and the number.
+bool AllowedByNumberAlone(const std::vector<sock_filter>& program, uint32_t nr) {
+  uint32_t a = 0;
+  for (size_t pc = 0; pc < program.size(); ++pc) {
+    const sock_filter& insn = program[pc];
+    switch (insn.code) {
+      case BPF_LD | BPF_W | BPF_ABS:
+        if (insn.k == offsetof(seccomp_data, arch)) {
+          a = AUDIT_ARCH_X86_64;
+        } else if (insn.k == offsetof(seccomp_data, nr)) {
+          a = nr;
+        } else {
+          return false;
+        }
+        break;
+      case BPF_JMP | BPF_JA:
+        pc += insn.k;
+        break;
+      case BPF_JMP | BPF_JEQ | BPF_K:
+        pc += a == insn.k ? insn.jt : insn.jf;
+        break;
+      case BPF_JMP | BPF_JGE | BPF_K:
+        pc += a >= insn.k ? insn.jt : insn.jf;
+        break;
+      case BPF_JMP | BPF_JGT | BPF_K:
+        pc += a > insn.k ? insn.jt : insn.jf;
+        break;
+      case BPF_RET | BPF_K:
+        return insn.k == SECCOMP_RET_ALLOW;
+      default:
+        return false;
+    }
+  }
+  return false;
+}
+
+TEST_F(SeccompProgramTest, SigreturnTheGuestMayMakeIsDecidedByNumberAlone) {
+  auto program = BuildSeccompProgram(TestLayout(), guest_);
+  ASSERT_TRUE(program) << program.error();
+  EXPECT_TRUE(AllowedByNumberAlone(*program, SYS_rt_sigreturn));
+  EXPECT_EQ(Run(Call(SYS_rt_sigreturn, 0x401000)), "ALLOW");
+  EXPECT_EQ(Run(Call(SYS_rt_sigreturn, kStubIp)), "ALLOW");
+  // Every other call depends on where it was made.
+  for (int nr : {SYS_getppid, SYS_read, SYS_exit_group, SYS_rt_sigaction}) {
+    EXPECT_FALSE(AllowedByNumberAlone(*program, nr)) << nr;
+  }
+}
+
+TEST_F(SeccompProgramTest, SigreturnTrapsWhenThePolicySaysOtherwise) {
+  Use(DefaultPolicy().Deny(SYS_rt_sigreturn, 1));
+  auto program = BuildSeccompProgram(TestLayout(), guest_);
+  ASSERT_TRUE(program) << program.error();
+  EXPECT_FALSE(AllowedByNumberAlone(*program, SYS_rt_sigreturn));
+  EXPECT_EQ(Run(Call(SYS_rt_sigreturn, 0x401000)), "TRAP");
+  // The stub's restorer still returns from the traps.
+  EXPECT_EQ(Run(Call(SYS_rt_sigreturn, kStubIp)), "ALLOW");
+}
+
 TEST_F(SeccompProgramTest, X32CallsFromTheStubDie) {
   constexpr int kX32Bit = 0x40000000;
   EXPECT_EQ(Run(Call(kX32Bit | SYS_write, kStubIp)), "KILL_PROCESS");
