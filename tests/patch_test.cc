@@ -24,15 +24,20 @@ struct SnaredRun {
   std::string Describe() const { return result.Describe() + "\nstats: " + stats.dump(1); }
 };
 
-SnaredRun Snared(const std::vector<std::string>& flags, int calls = kCalls) {
+// The guest (libc_getppid_loop unless named) with its arguments (the call count).
+SnaredRun Snared(const std::vector<std::string>& flags, int calls = kCalls,
+                 const std::string& guest_name = "libc_getppid_loop",
+                 std::vector<std::string> guest_args = {}) {
   auto snare = SnareBinary();
-  auto guest = GuestPath("libc_getppid_loop");
+  auto guest = GuestPath(guest_name);
   EXPECT_TRUE(snare && guest);
+  if (guest_args.empty()) guest_args = {std::to_string(calls)};
   const std::string stats_path = TestTmpDir() + "/patch-stats.json";
   std::vector<std::string> argv = {*snare, "run", "--profile=trace", "--stats=json",
                                    "--stats-file=" + stats_path};
   argv.insert(argv.end(), flags.begin(), flags.end());
-  argv.insert(argv.end(), {"--", *guest, std::to_string(calls)});
+  argv.insert(argv.end(), {"--", *guest});
+  argv.insert(argv.end(), guest_args.begin(), guest_args.end());
   SnaredRun run;
   util::SubprocessOptions options;
   options.timeout = std::chrono::seconds(60);
@@ -68,6 +73,22 @@ TEST(PatchTest, ASiteIsPatchedAtItsSixteenthTrap) {
   ASSERT_EQ(few.result.status, 0) << few.Describe();
   EXPECT_EQ(few.stats.value("sentry_calls", 0), 15) << few.Describe();
   EXPECT_EQ(few.stats.value("patched_calls", -1), 0) << few.Describe();
+}
+
+// The `mov` of a site may lie anywhere in a 16-byte block; where its five bytes cross into
+// the next one, no single store rewrites them, and the patcher parks arriving threads on a
+// `jmp .` meanwhile. Four threads call the sites while they are patched; every call must
+// still return the parent's pid, and the guest's own text must show fifteen sites rewritten
+// (all but the one whose first two bytes cross).
+TEST(PatchTest, SitesAtEveryOffsetArePatchedWhileThreadsRunThem) {
+  constexpr int kPerSite = 300, kThreads = 4;
+  const SnaredRun run = Snared({"--patch", "--patch-after=1"}, 0, "aligned_sites",
+                               {std::to_string(kPerSite), std::to_string(kThreads)});
+  ASSERT_EQ(run.result.status, 0) << run.Describe();
+  EXPECT_EQ(run.result.stdout_data, "ok\npatched 0x7fff\n") << run.Describe();
+  // The guest's own getppid() at the start, and the 16 sites' calls, each the sentry's.
+  EXPECT_EQ(run.stats.value("sentry_calls", 0), 16 * kPerSite * kThreads + 1) << run.Describe();
+  EXPECT_GT(run.stats.value("patched_calls", 0), 0) << run.Describe();
 }
 
 TEST(PatchTest, ADenyHoldsAtThePatchedSite) {

@@ -2,6 +2,7 @@
 
 #include <asm/unistd.h>
 #include <linux/fcntl.h>
+#include <linux/membarrier.h>
 #include <linux/mman.h>
 
 #ifndef MAP_FIXED_NOREPLACE
@@ -120,6 +121,23 @@ bool InPrivateFileText(uint64_t addr) {
   return false;
 }
 
+// The patcher's own calls run from stub text under the guest's policy: patch only where
+// that policy lets every one of them through, so patching never turns a rule the guest
+// itself never triggers into a refusal or a kill.
+bool PolicyPasses(int nr) {
+  const policy::SyscallEntry& e = g_stub.header->policy.entries[nr];
+  return e.fallback.action == policy::Action::kPassthrough && e.rule_count == 0;
+}
+
+bool PolicyLetsThePatcherRun() {
+  static const int kPatcherCalls[] = {__NR_openat, __NR_read,   __NR_close,
+                                      __NR_mmap,   __NR_munmap, __NR_mprotect};
+  for (int nr : kPatcherCalls) {
+    if (!PolicyPasses(nr)) return false;
+  }
+  return true;
+}
+
 // A trampoline slot within reach of site (the arena page is left writable for a moment).
 uint64_t Trampoline(uint64_t site) {
   for (int i = 0; i < g_arena_count; ++i) {
@@ -177,40 +195,70 @@ void WriteTrampoline(uint64_t t, uint32_t nr, uint64_t back) {
   while (p < reinterpret_cast<uint8_t*>(t + kTrampolineSize)) *p++ = 0xcc;
 }
 
-// The 5 bytes at site become `jmp rel32`, in the aligned 8-byte word that holds them.
-bool Swap8(uint64_t site, int32_t rel) {
-  uint64_t* w = reinterpret_cast<uint64_t*>(site & ~uint64_t{7});
-  uint64_t old = __atomic_load_n(w, __ATOMIC_ACQUIRE);
-  uint8_t bytes[8];
-  memcpy(bytes, &old, 8);
-  const uint64_t at = site & 7;
-  bytes[at] = 0xe9;
-  memcpy(bytes + at + 1, &rel, 4);
-  uint64_t patched;
-  memcpy(&patched, bytes, 8);
-  return __atomic_compare_exchange_n(w, &old, patched, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-}
-
-// The same in the aligned 16-byte block, with cmpxchg16b.
-bool Swap16(uint64_t site, int32_t rel) {
-  uint64_t* w = reinterpret_cast<uint64_t*>(site & ~uint64_t{15});
-  uint64_t lo = __atomic_load_n(&w[0], __ATOMIC_ACQUIRE),
-           hi = __atomic_load_n(&w[1], __ATOMIC_ACQUIRE);
-  uint8_t bytes[16];
-  memcpy(bytes, &lo, 8);
-  memcpy(bytes + 8, &hi, 8);
-  const uint64_t at = site & 15;
-  bytes[at] = 0xe9;
-  memcpy(bytes + at + 1, &rel, 4);
-  uint64_t new_lo, new_hi;
-  memcpy(&new_lo, bytes, 8);
-  memcpy(&new_hi, bytes + 8, 8);
+// Replaces the n bytes at `at`, which `old` must still hold, in one locked compare-and-swap
+// of the aligned 8-byte word or 16-byte block that holds them all: another thread fetches
+// either the old bytes or the new, never some of each.
+bool SwapBytes(uint64_t at, const uint8_t* old, const uint8_t* bytes, int n) {
+  const bool word = (at & 7) + n <= 8;
+  const uint64_t base = at & ~uint64_t{word ? 7 : 15};
+  if (!word && (at & 15) + n > 16) return false;
+  uint64_t* w = reinterpret_cast<uint64_t*>(base);
+  uint64_t cur[2] = {__atomic_load_n(&w[0], __ATOMIC_ACQUIRE),
+                     word ? 0 : __atomic_load_n(&w[1], __ATOMIC_ACQUIRE)};
+  uint8_t image[16];
+  memcpy(image, cur, 16);
+  for (int i = 0; i < n; ++i) {
+    if (image[at - base + i] != old[i]) return false;
+    image[at - base + i] = bytes[i];
+  }
+  uint64_t next[2];
+  memcpy(next, image, 16);
+  if (word) {
+    return __atomic_compare_exchange_n(w, &cur[0], next[0], false, __ATOMIC_SEQ_CST,
+                                       __ATOMIC_SEQ_CST);
+  }
   bool ok;
   __asm__ volatile("lock cmpxchg16b %1"
-                   : "=@ccz"(ok), "+m"(*reinterpret_cast<unsigned __int128*>(w)), "+a"(lo), "+d"(hi)
-                   : "b"(new_lo), "c"(new_hi)
+                   : "=@ccz"(ok), "+m"(*reinterpret_cast<unsigned __int128*>(w)), "+a"(cur[0]),
+                     "+d"(cur[1])
+                   : "b"(next[0]), "c"(next[1])
                    : "memory");
   return ok;
+}
+
+// Every thread of the process executes a serializing instruction before it runs user code
+// again, so none runs an instruction it fetched before now.
+bool SyncCores() {
+  return Sys(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0) == 0;
+}
+
+// The `mov` at `site` becomes `jmp rel32` (`jmp` byte `e9` in `code`, then rel32).
+bool WriteJump(uint64_t site, const uint8_t (&old)[5], const uint8_t (&code)[5]) {
+  if ((site & 15) <= 11) return SwapBytes(site, old, code, 5);
+  // The 5 bytes cross an aligned 16-byte block, so no one store writes them. As Linux's
+  // text_poke_bp does with int3, park arriving threads first, here on a `jmp .` in the first
+  // two bytes; then write the rest, and last the first two.
+  if (Sys(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0) != 0) {
+    return false;
+  }
+  static const uint8_t kSelfLoop[2] = {0xeb, 0xfe};
+  if (!SwapBytes(site, old, kSelfLoop, 2)) return false;
+  // A thread that fetched the `mov` before the loop was written has run it by now.
+  bool ok = SyncCores();
+  if (ok) {
+    volatile uint8_t* p = reinterpret_cast<volatile uint8_t*>(site);
+    for (int i = 2; i < 5; ++i) p[i] = code[i];
+    ok = SyncCores();
+  }
+  if (!ok) {
+    // The loop must not stay: the `mov` back (its tail was never touched unless synced).
+    volatile uint8_t* p = reinterpret_cast<volatile uint8_t*>(site);
+    for (int i = 2; i < 5; ++i) p[i] = old[i];
+    SyncCores();
+    SwapBytes(site, kSelfLoop, old, 2);
+    return false;
+  }
+  return SwapBytes(site, kSelfLoop, code, 2);
 }
 
 bool Patch(uint64_t site, uint32_t nr) {
@@ -218,8 +266,9 @@ bool Patch(uint64_t site, uint32_t nr) {
   uint32_t imm;
   memcpy(&imm, code + 1, 4);
   if (code[0] != 0xb8 || imm != nr || code[5] != 0x0f || code[6] != 0x05) return false;
-  if ((site & 15) > 11) return false;  // the 5 bytes must lie in one aligned 16-byte block
   if (site >= systrap::kStubBase && site < systrap::kStubBase + systrap::kStubReserve) return false;
+  // Across a 16-byte block the jump takes membarrier, and its first two bytes must share one.
+  if ((site & 15) > 11 && ((site & 15) == 15 || !PolicyPasses(__NR_membarrier))) return false;
   if (!InPrivateFileText(site)) return false;
   const uint64_t t = Trampoline(site);
   if (!t) return false;
@@ -230,9 +279,10 @@ bool Patch(uint64_t site, uint32_t nr) {
   if (Sys(__NR_mprotect, page, kPage, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) return false;
   const int32_t rel =
       static_cast<int32_t>(static_cast<int64_t>(t) - static_cast<int64_t>(site + 5));
-  // One aligned locked store: another thread fetches either the `mov` or the `jmp`, never
-  // half of each.
-  const bool ok = (site & 7) <= 3 ? Swap8(site, rel) : Swap16(site, rel);
+  uint8_t old[5], jump[5] = {0xe9};
+  memcpy(old, code, 5);
+  memcpy(jump + 1, &rel, 4);
+  const bool ok = WriteJump(site, old, jump);
   Sys(__NR_mprotect, page, kPage, PROT_READ | PROT_EXEC);
   return ok;
 }
@@ -302,24 +352,6 @@ bool Patchable(uint64_t nr) {
       return false;
   }
 }
-
-namespace {
-
-// The patcher's own calls run from stub text under the guest's policy: patch only where
-// that policy lets every one of them through, so patching never turns a rule the guest
-// itself never triggers into a refusal or a kill.
-bool PolicyLetsThePatcherRun() {
-  static const int kPatcherCalls[] = {__NR_openat, __NR_read,   __NR_close,
-                                      __NR_mmap,   __NR_munmap, __NR_mprotect};
-  const policy::PolicyTable& t = g_stub.header->policy;
-  for (int nr : kPatcherCalls) {
-    const policy::SyscallEntry& e = t.entries[nr];
-    if (e.fallback.action != policy::Action::kPassthrough || e.rule_count != 0) return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 void TryPatchSite(uint64_t rip, uint64_t nr) {
   if (rip < 7 || !Patchable(nr) || !PolicyLetsThePatcherRun()) return;

@@ -6,7 +6,8 @@
 // `mov` still traps as before. The patched call makes the same request to the sentry as a
 // trap, and the kernel checks its re-issued call against the stub-range policy, so patching
 // changes the cost, not the policy. The patch lives in the (copy-on-write) code page: munmap,
-// mremap and exec drop it, fork shares it.
+// mremap and exec drop it, fork shares it. A `mov` across an aligned 16-byte block is
+// rewritten in three steps around a parking `jmp .`, with membarrier(SYNC_CORE) between.
 #ifndef SNARE_PLATFORM_SYSTRAP_STUB_SITE_PATCHER_H_
 #define SNARE_PLATFORM_SYSTRAP_STUB_SITE_PATCHER_H_
 
