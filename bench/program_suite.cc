@@ -1,7 +1,8 @@
 // Real programs, each natively, under inproc, systrap and systrap with --patch (the trace
 // profile, with --stats to a file) and under the peers. The row's value is the wall time; under
 // snare the params hold what the run's stats said: the trapped calls (the sentry's count under
-// systrap), the stub's mean trap cost and the sentry's CPU per guest CPU second.
+// systrap), the stub's mean trap cost and the sentry's CPU per guest CPU second; on every
+// platform, the CPU time the run took.
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -11,6 +12,7 @@
 #include "bench/peer_tools.h"
 #include "bench/program_fixtures.h"
 #include "bench/suites.h"
+#include "util/cpu_time.h"
 
 namespace snare::bench {
 namespace {
@@ -118,8 +120,12 @@ void AddProgramSuite(BenchContext& context, std::vector<BenchStep>* steps) {
       const std::string name = platform.name;
       step.measure = [argv, discard, snare, stats, name,
                       figures]() -> std::expected<std::vector<double>, std::string> {
+        // The CPU the run took (the program, and under snare the sentry too), beside its wall
+        // time: a native wall far above it waited on something other than its own work.
+        const double cpu0 = util::ChildrenCpuSeconds();
         auto ms = BenchContext::RunTimed(argv, !discard);
         if (!ms) return std::unexpected(ms.error());
+        (*figures)["cpu_ms"].push_back((util::ChildrenCpuSeconds() - cpu0) * 1e3);
         if (snare) {
           if (auto r = RecordStats(stats, name, figures.get()); !r)
             return std::unexpected(r.error());

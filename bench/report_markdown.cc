@@ -285,8 +285,9 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
     line.push_back(ratio(systrap));
     line.push_back(ratio(patched));
     line.push_back(ratio(inproc));
-    const double calls = NumberParam(systrap, "trapped_calls");
     auto number = [](double v) { return std::isnan(v) ? std::string() : FormatNumber(v); };
+    line.push_back(number(NumberParam(native, "cpu_ms")));
+    const double calls = NumberParam(systrap, "trapped_calls");
     line.push_back(number(calls));
     line.push_back(systrap && calls > 0 ? number(calls / (systrap->value / 1e3)) : "");
     line.push_back(number(NumberParam(systrap, "trap_ns_per_call")));
@@ -308,17 +309,19 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
   }
   std::vector<std::string> header = {"program (ms)"};
   for (const auto& p : platforms) header.push_back(PeerColumn(p));
-  for (const char* h :
-       {"systrap/native", "patch/native", "inproc/native", "trapped calls", "calls/s (systrap)",
-        "stub trap ns/call", "overhead ns/call", "patched", "sentry CPU/guest CPU",
-        "in signal delivery", "patching removed", "reserve kernel removes"}) {
+  for (const char* h : {"systrap/native", "patch/native", "inproc/native", "native CPU (ms)",
+                        "trapped calls", "calls/s (systrap)", "stub trap ns/call",
+                        "overhead ns/call", "patched", "sentry CPU/guest CPU", "in signal delivery",
+                        "patching removed", "reserve kernel removes"}) {
     header.push_back(h);
   }
   std::string align(header.size(), 'r');
   align.front() = 'l';
   std::string out = MarkdownTable(header, table, align) + "\n";
   out +=
-      "stub trap ns/call: the stub's own mean (advisory; without signal delivery and the call "
+      "native CPU (ms): the native run's user + system time (a native wall time far above it "
+      "waited on something other than the program's own work, and its ratios mislead); stub "
+      "trap ns/call: the stub's own mean (advisory; without signal delivery and the call "
       "itself); overhead ns/call: (systrap - native) wall time per trapped call";
   const double ladder = LadderGetppid(run, "systrap") - LadderGetppid(run, "native");
   if (!std::isnan(ladder)) {

@@ -175,7 +175,7 @@ TEST(RenderMarkdownTest, ProgramsShowRatiosTrapCountsAndTheSignalShare) {
   BenchRun run = SampleRun();  // its ladder: getppid native 60, signal floor 950 ns
   const std::map<std::string, std::string> stats = {
       {"trapped_calls", "2000"}, {"trap_ns_per_call", "500"}, {"sentry_cpu_per_guest_cpu", "0.9"}};
-  run.rows.push_back({"programs", "find", "native", {}, 10, "ms", {10}});
+  run.rows.push_back({"programs", "find", "native", {{"cpu_ms", "9.5"}}, 10, "ms", {10}});
   run.rows.push_back({"programs", "find", "inproc", stats, 15, "ms", {15}});
   run.rows.push_back({"programs", "find", "systrap", stats, 20, "ms", {20}});
   run.rows.push_back({"programs",
@@ -189,13 +189,15 @@ TEST(RenderMarkdownTest, ProgramsShowRatiosTrapCountsAndTheSignalShare) {
   const std::string md = RenderMarkdown(run);
   EXPECT_CONTAINS(md,
                   "| program (ms) | native | inproc | snare systrap | systrap --patch | proot | "
-                  "systrap/native | patch/native | inproc/native | trapped calls | calls/s "
+                  "systrap/native | patch/native | inproc/native | native CPU (ms) | trapped "
+                  "calls | calls/s "
                   "(systrap) | stub trap ns/call | overhead ns/call | patched | sentry CPU/guest "
                   "CPU | in signal delivery | patching removed | reserve kernel removes |\n");
   // 2,000 calls in 20 ms; (20 - 10) ms over 2,000 calls; 2,000 x 890 ns of 20 ms; 1,500 of
   // 2,000 calls patched; 16 ms of 20 with --patch.
   EXPECT_CONTAINS(md,
-                  "| find | 10.0 | 15.0 | 20.0 | 16.0 | 400 | 2.00 | 1.60 | 1.50 | 2,000 | 100,000 "
+                  "| find | 10.0 | 15.0 | 20.0 | 16.0 | 400 | 2.00 | 1.60 | 1.50 | 9.50 | 2,000 | "
+                  "100,000 "
                   "| 500 | 5,000 | 75.0% | 0.90 | 8.9% | 20.0% | |\n");
   EXPECT_CONTAINS(md, "x 890 ns (the ladder's signal floor - native)");
 
