@@ -131,8 +131,7 @@ bool AlwaysPassesThrough(const PolicyContext& ctx, uint64_t nr) {
   if (nr >= static_cast<uint64_t>(abi::kSyscallLimit)) return false;
   const SyscallInfo* info = abi::FindSyscall(nr);
   if (!info || HasFdArgument(*info) || GuardedCall(nr)) return false;
-  const SyscallEntry& e = ctx.table->entries[nr];
-  return e.rule_count == 0 && e.fallback.action == Action::kPassthrough;
+  return PassesUnconditionally(*ctx.table, static_cast<int>(nr));
 }
 
 Verdict Decide(const PolicyContext& ctx, uint64_t nr, const uint64_t args[6]) {

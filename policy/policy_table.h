@@ -40,6 +40,15 @@ struct PolicyTable {
   ArgRule rules[kMaxArgRules];
 };
 
+// Whether the table passes call `nr` whatever its arguments: no rule for it, and a
+// passthrough fallback (not denied, killed, brokered, trapped or notified). Freestanding: the
+// stub asks it too.
+inline bool PassesUnconditionally(const PolicyTable& table, int nr) {
+  if (nr < 0 || nr >= abi::kSyscallLimit) return false;
+  const SyscallEntry& e = table.entries[nr];
+  return e.rule_count == 0 && e.fallback.action == Action::kPassthrough;
+}
+
 // Copies what `from` uses (its entries and first rule_count rules) over *to, leaving the rest
 // of *to as it was: into a fresh shared mapping, the ~80 KB of unused rules stay unfaulted.
 inline void CopyUsedPart(const PolicyTable& from, PolicyTable* to) {

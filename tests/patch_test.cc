@@ -24,14 +24,12 @@ struct SnaredRun {
   std::string Describe() const { return result.Describe() + "\nstats: " + stats.dump(1); }
 };
 
-// The guest (libc_getppid_loop unless named) with its arguments (the call count).
-SnaredRun Snared(const std::vector<std::string>& flags, int calls = kCalls,
-                 const std::string& guest_name = "libc_getppid_loop",
-                 std::vector<std::string> guest_args = {}) {
+// A test guest with its arguments under `snare run --profile=trace FLAGS`, with its stats.
+SnaredRun SnaredGuest(const std::string& guest_name, const std::vector<std::string>& guest_args,
+                      const std::vector<std::string>& flags) {
   auto snare = SnareBinary();
   auto guest = GuestPath(guest_name);
   EXPECT_TRUE(snare && guest);
-  if (guest_args.empty()) guest_args = {std::to_string(calls)};
   const std::string stats_path = TestTmpDir() + "/patch-stats.json";
   std::vector<std::string> argv = {*snare, "run", "--profile=trace", "--stats=json",
                                    "--stats-file=" + stats_path};
@@ -50,6 +48,10 @@ SnaredRun Snared(const std::vector<std::string>& flags, int calls = kCalls,
     }
   }
   return run;
+}
+
+SnaredRun Snared(const std::vector<std::string>& flags, int calls = kCalls) {
+  return SnaredGuest("libc_getppid_loop", {std::to_string(calls)}, flags);
 }
 
 TEST(PatchTest, PatchedCallsAreStillCountedByTheSentry) {
@@ -82,8 +84,9 @@ TEST(PatchTest, ASiteIsPatchedAtItsSixteenthTrap) {
 // (all but the one whose first two bytes cross).
 TEST(PatchTest, SitesAtEveryOffsetArePatchedWhileThreadsRunThem) {
   constexpr int kPerSite = 300, kThreads = 4;
-  const SnaredRun run = Snared({"--patch", "--patch-after=1"}, 0, "aligned_sites",
-                               {std::to_string(kPerSite), std::to_string(kThreads)});
+  const SnaredRun run =
+      SnaredGuest("aligned_sites", {std::to_string(kPerSite), std::to_string(kThreads)},
+                  {"--patch", "--patch-after=1"});
   ASSERT_EQ(run.result.status, 0) << run.Describe();
   EXPECT_EQ(run.result.stdout_data, "ok\npatched 0x7fff\n") << run.Describe();
   // The guest's own getppid() at the start, and the 16 sites' calls, each the sentry's.

@@ -79,13 +79,6 @@ std::vector<std::vector<ArgCheck>> ReservedFd(uint8_t arg) {
   return {{ArgMaskedEq(arg, 0xfffffffe, 1020)}, {ArgInt32Eq(arg, 1022)}};
 }
 
-// The guest's policy passes rt_sigreturn whatever its arguments (no deny, kill, notify or
-// rule for it): then no one needs to see it.
-bool SigreturnRunsUnseen(const PolicyTable& guest) {
-  const policy::SyscallEntry& e = guest.entries[SYS_rt_sigreturn];
-  return e.rule_count == 0 && e.fallback.action == Action::kPassthrough;
-}
-
 }  // namespace
 
 std::vector<uint32_t> NotifiedSyscalls(const PolicyTable& guest) {
@@ -256,11 +249,11 @@ std::expected<std::vector<sock_filter>, std::string> BuildSeccompProgram(
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
   };
-  if (SigreturnRunsUnseen(guest)) {
-    // Decided by number alone, so the kernel caches it and runs no filter for the rt_sigreturn
-    // that ends every trap (the stub's restorer). From the guest's text it gains nothing: any
-    // frame it could restore, it could reach by jumping, and a call at a stub address meets
-    // the stub-range policy either way.
+  if (policy::PassesUnconditionally(guest, SYS_rt_sigreturn)) {
+    // No one needs to see it: decided by number alone, the kernel caches it and runs no
+    // filter for the rt_sigreturn that ends every trap (the stub's restorer). From the guest's
+    // text it gains nothing: any frame it could restore, it could reach by jumping, and a call
+    // at a stub address meets the stub-range policy either way.
     program.insert(program.end(), {
                                       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kNr),
                                       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigreturn, 0, 1),

@@ -124,10 +124,7 @@ bool InPrivateFileText(uint64_t addr) {
 // The patcher's own calls run from stub text under the guest's policy: patch only where
 // that policy lets every one of them through, so patching never turns a rule the guest
 // itself never triggers into a refusal or a kill.
-bool PolicyPasses(int nr) {
-  const policy::SyscallEntry& e = g_stub.header->policy.entries[nr];
-  return e.fallback.action == policy::Action::kPassthrough && e.rule_count == 0;
-}
+bool PolicyPasses(int nr) { return policy::PassesUnconditionally(g_stub.header->policy, nr); }
 
 bool PolicyLetsThePatcherRun() {
   static const int kPatcherCalls[] = {__NR_openat, __NR_read,   __NR_close,
@@ -243,17 +240,16 @@ bool WriteJump(uint64_t site, const uint8_t (&old)[5], const uint8_t (&code)[5])
   }
   static const uint8_t kSelfLoop[2] = {0xeb, 0xfe};
   if (!SwapBytes(site, old, kSelfLoop, 2)) return false;
-  // A thread that fetched the `mov` before the loop was written has run it by now.
-  bool ok = SyncCores();
-  if (ok) {
-    volatile uint8_t* p = reinterpret_cast<volatile uint8_t*>(site);
-    for (int i = 2; i < 5; ++i) p[i] = code[i];
-    ok = SyncCores();
+  // A thread that fetched the `mov` before the loop was written has run it by now. The loop
+  // must not stay: where a sync fails, the `mov` goes back.
+  if (!SyncCores()) {
+    SwapBytes(site, kSelfLoop, old, 2);
+    return false;
   }
-  if (!ok) {
-    // The loop must not stay: the `mov` back (its tail was never touched unless synced).
-    volatile uint8_t* p = reinterpret_cast<volatile uint8_t*>(site);
-    for (int i = 2; i < 5; ++i) p[i] = old[i];
+  volatile uint8_t* tail = reinterpret_cast<volatile uint8_t*>(site);
+  for (int i = 2; i < 5; ++i) tail[i] = code[i];
+  if (!SyncCores()) {
+    for (int i = 2; i < 5; ++i) tail[i] = old[i];
     SyncCores();
     SwapBytes(site, kSelfLoop, old, 2);
     return false;
