@@ -23,8 +23,11 @@ void AddLadderSuite(BenchContext& context, std::vector<BenchStep>* steps) {
       {"systrap-confined", "systrap", "native", {"--profile=sandbox"}, -1},
       // The call takes the seccomp user-notification path instead of SIGSYS.
       {"systrap-notify", "systrap", "native", {"--notify={call}"}, -1},
-      // Syscall patching: from its 16th trap, the call's glibc site enters the stub directly.
+      // Syscall patching: from its 16th trap, the call's glibc site enters the stub directly,
+      // which runs the calls the policy passes itself...
       {"systrap-patch", "systrap", "native", {"--patch"}, -1},
+      // ...or hands each to the sentry, as gVisor's patched calls go to its Sentry.
+      {"systrap-patch-sentry", "systrap", "native", {"--patch", "--patch-via-sentry"}, -1},
   };
   // The syscall each subject makes per iteration (the notified one).
   auto call_of = [](const std::string& subject) -> std::string {
@@ -32,8 +35,13 @@ void AddLadderSuite(BenchContext& context, std::vector<BenchStep>* steps) {
   };
   const BenchOptions& o = context.options();
   // getppid-gap shows what the sentry's waiting costs: the rungs that wait differently.
-  const std::set<std::string> gap_rungs = {"native",        "inproc",       "systrap",
-                                           "systrap-futex", "systrap-1cpu", "systrap-patch"};
+  const std::set<std::string> gap_rungs = {"native",
+                                           "inproc",
+                                           "systrap",
+                                           "systrap-futex",
+                                           "systrap-1cpu",
+                                           "systrap-patch",
+                                           "systrap-patch-sentry"};
   for (const std::string subject : {"getppid", "read4k", "openat-close", "getppid-gap"}) {
     if (!o.subjects.count(subject)) continue;
     const bool gap = subject == "getppid-gap";

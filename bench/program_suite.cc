@@ -34,8 +34,11 @@ std::expected<void, std::string> RecordStats(const std::string& path, const std:
     return std::unexpected("no stats in " + path);
   }
   const nlohmann::json& total = j["total"];
+  // Every call snare interposed on: the sentry's count, and those a patched site ran in the stub
+  // (the policy passes them; the sentry never saw them).
   const char* calls = platform == "inproc" ? "calls" : "sentry_calls";
-  (*figures)["trapped_calls"].push_back(total.value(calls, 0.0));
+  (*figures)["trapped_calls"].push_back(total.value(calls, 0.0) +
+                                        total.value("in_stub_calls", 0.0));
   (*figures)["trap_ns_per_call"].push_back(total.value("trap_ns_per_call", 0.0));
   (*figures)["patched_calls"].push_back(total.value("patched_calls", 0.0));
   if (j.contains("sentry")) {

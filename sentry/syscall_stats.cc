@@ -13,8 +13,9 @@ namespace snare::sentry {
 namespace {
 
 // What the stub counts in guest memory: every field of a row but the sentry's.
-constexpr const char* kAdvisoryFields[] = {
-    "calls", "errors", "patched_calls", "trap_ns_per_call", "trap_ns_total", "syscall_ns_total"};
+constexpr const char* kAdvisoryFields[] = {"calls",           "errors",           "patched_calls",
+                                           "in_stub_calls",   "trap_ns_per_call", "trap_ns_total",
+                                           "syscall_ns_total"};
 
 }  // namespace
 
@@ -44,6 +45,7 @@ SyscallStats CollectStats(const std::vector<platform::SyscallCounters>& sum,
     row.calls = stub.calls;
     row.errors = stub.errors;
     row.patched = stub.patched;
+    row.in_stub = stub.in_stub;
     stats.patched |= stub.patched > 0;
     row.trap_ns = static_cast<double>(stub.overhead_ticks) * ns_per_tick;
     row.syscall_ns = static_cast<double>(stub.syscall_ticks) * ns_per_tick;
@@ -54,6 +56,7 @@ SyscallStats CollectStats(const std::vector<platform::SyscallCounters>& sum,
     stats.total.calls += row.calls;
     stats.total.errors += row.errors;
     stats.total.patched += row.patched;
+    stats.total.in_stub += row.in_stub;
     stats.total.trap_ns += row.trap_ns;
     stats.total.syscall_ns += row.syscall_ns;
     stats.rows.push_back(std::move(row));
@@ -93,7 +96,7 @@ std::string RenderStatsTable(const SyscallStats& stats) {
     if (own) out += fmt::format(" {:>10}", r.sentry_calls);
     if (stats.notified) out += fmt::format(" {:>10}", r.notified_calls);
     fmt::format_to(std::back_inserter(out), " {:>10} {:>8}", r.calls, r.errors);
-    if (stats.patched) out += fmt::format(" {:>10}", r.patched);
+    if (stats.patched) out += fmt::format(" {:>10} {:>10}", r.patched, r.in_stub);
     fmt::format_to(std::back_inserter(out), " {:>12.0f} {:>14.3f} {:>14.3f}\n", per_call,
                    r.trap_ns / 1e6, r.syscall_ns / 1e6);
   };
@@ -101,10 +104,10 @@ std::string RenderStatsTable(const SyscallStats& stats) {
   if (own) out += fmt::format(" {:>10}", "sentry");
   if (stats.notified) out += fmt::format(" {:>10}", "notified");
   fmt::format_to(std::back_inserter(out), " {:>10} {:>8}", "calls", "errors");
-  if (stats.patched) out += fmt::format(" {:>10}", "patched");
+  if (stats.patched) out += fmt::format(" {:>10} {:>10}", "patched", "in stub");
   fmt::format_to(std::back_inserter(out), " {:>12} {:>14} {:>14}\n", "trap ns/call",
                  "trap total ms", "in-call ms");
-  const std::string rule((own ? 96 : 85) + (stats.notified ? 11 : 0) + (stats.patched ? 11 : 0),
+  const std::string rule((own ? 96 : 85) + (stats.notified ? 11 : 0) + (stats.patched ? 22 : 0),
                          '-');
   out += rule + "\n";
   for (const auto& r : stats.rows) row(r);
@@ -128,6 +131,12 @@ std::string RenderStatsTable(const SyscallStats& stats) {
              : "snare: " + stats.platform +
                    " decides inside the guest: every number above comes from guest memory "
                    "(advisory)\n";
+  if (stats.patched) {
+    out +=
+        "snare: \"in stub\" counts the patched calls the stub ran without asking the sentry: "
+        "the policy passes them and the kernel's filter holds the stub to it (--patch-via-sentry "
+        "sends them all to the sentry)\n";
+  }
   if (stats.notified) {
     out +=
         "snare: \"notified\" counts the calls the kernel handed the sentry as seccomp user "
@@ -145,6 +154,7 @@ std::string RenderStatsJson(const SyscallStats& stats) {
         {"calls", r.calls},
         {"errors", r.errors},
         {"patched_calls", r.patched},
+        {"in_stub_calls", r.in_stub},
         {"trap_ns_per_call", r.calls ? r.trap_ns / static_cast<double>(r.calls) : 0.0},
         {"trap_ns_total", r.trap_ns},
         {"syscall_ns_total", r.syscall_ns},

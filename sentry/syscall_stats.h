@@ -36,6 +36,7 @@ struct SyscallStatsRow {
   uint64_t calls = 0;
   uint64_t errors = 0;
   uint64_t patched = 0;   // of calls, those from a patched site (no signal)
+  uint64_t in_stub = 0;   // of patched, those the stub ran without asking the sentry
   double trap_ns = 0;     // total time in the trap path, excluding the syscall itself
   double syscall_ns = 0;  // total time executing passthrough syscalls
 };

@@ -622,6 +622,19 @@ std::string OpenAlias(AttackEnv& env) {
   return "";
 }
 
+// The stub decides a patched call itself when the policy table in guest memory passes it:
+// a guest that forges the table must still meet the kernel's filter, which holds the stub's
+// `syscall` to the real policy.
+std::string ForgedPolicy(AttackEnv& env) {
+  const std::string dir = "forged-policy-dir";
+  const Run& run = env.RunSnare({"--deny=mkdir"}, {"forged_policy", dir});
+  if (std::string e = GuestDidNotRun(run, "forged_policy"); !e.empty()) return e;
+  if (Exists(env.work() + "/" + dir)) {
+    return "mkdir made " + dir + " despite --deny=mkdir (forged policy table)";
+  }
+  return "";
+}
+
 struct Attack {
   std::string name;
   AttackFn run;
@@ -648,6 +661,7 @@ std::vector<Attack> Attacks() {
       {"stats_symlink", StatsSymlink},
       {"mkdirat_alias", MkdiratAlias},
       {"open_alias", OpenAlias},
+      {"forged_policy", ForgedPolicy},
   };
 }
 

@@ -70,6 +70,8 @@ std::expected<std::unique_ptr<platform::Machine>, std::string> NewStubMachine(
   h->notify = !NotifiedSyscalls(table).empty();
   h->patch = config.patch && mode == Mode::kSystrap ? std::max(config.patch_after, 1u) : 0;
   h->timing = config.timing;
+  // A trace is the sentry's to write: with one, every call goes to it.
+  h->patch_in_stub = h->patch && !config.patch_via_sentry && !config.trace;
   h->filter_len = static_cast<uint32_t>(filter->size());
   std::memcpy(h->filter, filter->data(), filter->size() * sizeof(sock_filter));
   policy::CopyUsedPart(table, &h->policy);
@@ -361,6 +363,7 @@ std::vector<platform::SyscallCounters> SystrapMachine::Counters() const {
       sum[nr].overhead_ticks += c.overhead_ticks;
       sum[nr].syscall_ticks += c.syscall_ticks;
       sum[nr].patched += c.patched;
+      sum[nr].in_stub += c.in_stub;
       sum[nr].limited += c.limited;
     }
   }

@@ -36,6 +36,10 @@
 //                              to stats.json)
 //   mkdirat_alias DIR          mkdirat(AT_FDCWD, DIR)
 //   open_alias FILE            openat(AT_FDCWD, FILE, O_RDONLY); prints the content
+//   forged_policy DIR          rewrites the policy table the stub reads (mkdir: pass) and
+//                              asks for the stub's own decision at patched sites, then calls
+//                              mkdir(DIR) 100 times from a `mov $83, %eax; syscall` site of
+//                              its own, which snare patches
 #include <asm/prctl.h>
 #include <dirent.h>
 #include <elf.h>
@@ -991,6 +995,40 @@ int OpenAlias(const char* file) {
   return 0;
 }
 
+// A syscall site of this program's own, `mov $nr, %eax; syscall` as the patcher knows it,
+// its `mov` at offset 3 of a 16-byte block (patched with one store).
+extern "C" long MkdirSite(const char* path, long mode);
+asm(R"(
+  .text
+  .p2align 4
+  .globl MkdirSite
+MkdirSite:
+  mov %rcx, %r10
+  mov $83, %eax
+  syscall
+  ret
+)");
+
+int ForgedPolicy(const char* dir) {
+  if (!RegionPrologue()) return 0;
+  sys::Header* h = sys::HeaderAt(reinterpret_cast<void*>(sys::kSharedBase));
+  h->patch_in_stub = 1;
+  snare::policy::SyscallEntry& e = h->policy.entries[SYS_mkdir];
+  e.rule_count = 0;
+  e.fallback = {snare::policy::Action::kPassthrough, 0};
+  Say("policy table: mkdir -> passthrough, stub decides patched calls");
+  int made = 0;
+  long last = 0;
+  for (int i = 0; i < 100; ++i) {
+    last = MkdirSite(dir, 0755);
+    made += last == 0;
+  }
+  const bool patched = reinterpret_cast<const uint8_t*>(&MkdirSite)[3] != 0xb8;
+  Say("mkdir(%s) x100 from %s site: %d made it, the last = %ld %s", dir,
+      patched ? "a patched" : "an unpatched", made, last, ErrnoName(last));
+  return 0;
+}
+
 int Usage() {
   fprintf(stderr, "usage: attack_guest ATTACK ARGS... (see the source for the attacks)\n");
   return 2;
@@ -1021,5 +1059,6 @@ int main(int argc, char** argv) {
   if (attack == "stats_symlink") return StatsSymlink(arg, argc > 3 ? argv[3] : "stats.json");
   if (attack == "mkdirat_alias") return MkdiratAlias(arg);
   if (attack == "open_alias") return OpenAlias(arg);
+  if (attack == "forged_policy") return ForgedPolicy(arg);
   return Usage();
 }

@@ -3,6 +3,7 @@
 #include <asm/unistd.h>
 #include <linux/mman.h>
 
+#include "platform/systrap/stub/guest_policy.h"
 #include "platform/systrap/stub/raw_syscall.h"
 #include "platform/systrap/stub/slot_client.h"
 #include "platform/systrap/stub/stub_runtime.h"
@@ -38,20 +39,10 @@ struct Job {
 // Parked fiber per (slot, depth); private to this process (copied on fork).
 void* g_fibers[kMaxSlots][kMaxDepth];
 
-policy::PolicyContext Policy() {
-  policy::PolicyContext ctx;
-  ctx.table = &g_stub.header->policy;
-  ctx.protected_ranges = systrap::kProtectedRanges;
-  ctx.protected_count = systrap::kProtectedRangeCount;
-  ctx.first_reserved_fd = systrap::kFirstReservedFd;
-  ctx.last_reserved_fd = systrap::kLastReservedFd;
-  return ctx;
-}
-
 void RunJob(Job* job) {
   Frame& f = job->slot->frames[job->depth];
   if (job->kind == Job::kDecide) {
-    job->verdict = policy::Decide(Policy(), f.nr, f.args);
+    job->verdict = policy::Decide(GuestPolicy(), f.nr, f.args);
     return;
   }
   char line[512];

@@ -4,6 +4,7 @@
 #include <asm/unistd.h>
 
 #include "abi/syscall_table.h"
+#include "platform/systrap/stub/guest_policy.h"
 #include "platform/systrap/stub/inproc_sentry.h"
 #include "platform/systrap/stub/passthrough.h"
 #include "platform/systrap/stub/raw_syscall.h"
@@ -65,8 +66,11 @@ bool LimitedResult(uint64_t nr, int64_t result) {
   }
 }
 
+// How a call reached the stub: by SIGSYS, or from a patched site asking the sentry or not.
+enum class Entry { kTrap, kPatched, kPatchedInStub };
+
 void Count(Slot* slot, uint64_t nr, int64_t result, uint64_t overhead, uint64_t in_syscall,
-           bool patched = false) {
+           Entry entry = Entry::kTrap) {
   if (nr >= static_cast<uint64_t>(abi::kSyscallLimit)) return;
   // Only this thread writes its slot's counters; each is one add instruction, which a
   // nested trap (guest signal handler) cannot split, so no lock prefix is needed.
@@ -75,7 +79,8 @@ void Count(Slot* slot, uint64_t nr, int64_t result, uint64_t overhead, uint64_t 
   if (result < 0 && result >= -4095) c.errors = c.errors + 1;
   c.overhead_ticks = c.overhead_ticks + overhead;
   c.syscall_ticks = c.syscall_ticks + in_syscall;
-  if (patched) c.patched = c.patched + 1;
+  if (entry != Entry::kTrap) c.patched = c.patched + 1;
+  if (entry == Entry::kPatchedInStub) c.in_stub = c.in_stub + 1;
   if (LimitedResult(nr, result)) c.limited = c.limited + 1;
 }
 
@@ -208,8 +213,29 @@ struct PatchedFrame {
   uint64_t nr, r9, r8, r10, rdx, rsi, rdi, rcx, rflags;
 };
 
+namespace {
+
+// The passthrough syscall a patched site asked for (readlink of /proc/self/exe answered as
+// the guest's own program, as the trap path does).
+int64_t RunPatched(uint64_t nr, const uint64_t (&args)[6]) {
+  int64_t result;
+  // (The nr test here: no call on the path of every other patched call.)
+  if ((nr != __NR_readlink && nr != __NR_readlinkat) || !ReadlinkSelfExe(nr, args, &result)) {
+    result =
+        RawSyscall6(static_cast<long>(nr), args[0], args[1], args[2], args[3], args[4], args[5]);
+  }
+  return result;
+}
+
+}  // namespace
+
 // A call from a patched site: the same request as a trap, with no signal frame. Anyone may
 // jump here (it is stub text); a number that is not Patchable() dies as a killed call would.
+//
+// A call the guest's policy passes, guards included, runs from here without the sentry
+// (header->patch_in_stub): the kernel's stub-range policy holds this `syscall` to the same
+// policy, so a guest that forges the table or jumps past the check gains nothing it could not
+// get by jumping to the instruction itself. Everything else asks the sentry, as a trap does.
 extern "C" int64_t StubPatchedCall(PatchedFrame* p) {
   const uint64_t t0 = Clock();
   const uint64_t nr = static_cast<uint32_t>(p->nr);
@@ -217,6 +243,14 @@ extern "C" int64_t StubPatchedCall(PatchedFrame* p) {
   Slot* slot = CurrentSlot();
   if (!slot) Fatal("patched call on a thread without a slot");
   const uint64_t args[6] = {p->rdi, p->rsi, p->rdx, p->r10, p->r8, p->r9};
+  if (g_stub.header->patch_in_stub &&
+      policy::Decide(GuestPolicy(), nr, args).kind == Verdict::kPassthrough) {
+    const uint64_t t1 = Clock();
+    const int64_t result = RunPatched(nr, args);
+    const uint64_t t2 = Clock();
+    Count(slot, nr, result, t1 - t0, t2 - t1, Entry::kPatchedInStub);
+    return result;
+  }
   uint32_t depth;
   Frame* f = OpenFrame(slot, &depth, nr, args);
   const uint32_t reply = ExchangeWithSentry(slot, f, depth);
@@ -226,11 +260,7 @@ extern "C" int64_t StubPatchedCall(PatchedFrame* p) {
   uint64_t t2 = t1;
   switch (systrap::ActionOf(reply)) {
     case systrap::kActionPassthrough:
-      // (The nr test here: no call on the path of every other patched call.)
-      if ((nr != __NR_readlink && nr != __NR_readlinkat) || !ReadlinkSelfExe(nr, args, &result)) {
-        result = RawSyscall6(static_cast<long>(nr), args[0], args[1], args[2], args[3], args[4],
-                             args[5]);
-      }
+      result = RunPatched(nr, args);
       t2 = Clock();
       break;
     case systrap::kActionReturn:
@@ -240,7 +270,7 @@ extern "C" int64_t StubPatchedCall(PatchedFrame* p) {
       DieBySigsys();
   }
   const uint64_t t3 = Clock();
-  Count(slot, nr, result, (t1 - t0) + (t3 - t2), t2 - t1, /*patched=*/true);
+  Count(slot, nr, result, (t1 - t0) + (t3 - t2), t2 - t1, Entry::kPatched);
   CloseFrame(slot, f, depth, result);
   return result;
 }

@@ -36,7 +36,7 @@ inline constexpr int kLastReservedFd = kSharedFd;
 inline constexpr int kNotifySocketFd = 1023;
 
 inline constexpr uint64_t kMagic = 0x31657261'6e73ull;  // "snare1"
-inline constexpr uint32_t kVersion = 7;
+inline constexpr uint32_t kVersion = 8;
 inline constexpr uint32_t kMaxSlots = 1024;
 inline constexpr uint32_t kMaxDepth = 8;      // nested traps (guest signal handlers)
 inline constexpr uint32_t kMaxFilter = 4096;  // BPF instructions
@@ -135,6 +135,7 @@ struct TrapCounters {
   uint64_t overhead_ticks;  // TSC ticks in the trap path, excluding the syscall itself
   uint64_t syscall_ticks;   // TSC ticks executing the passthrough syscall
   uint64_t patched;         // of `calls`, those that came through a patched site (no signal)
+  uint64_t in_stub;         // of `patched`, those the stub passed itself, the sentry unasked
   uint64_t limited;         // results a resource limit gives: EAGAIN from clone, fork and
                             // vfork, EMFILE, ENOMEM from the memory calls
 };
@@ -159,6 +160,9 @@ struct alignas(4096) Header {
   uint32_t notify;  // install the filter with a listener, sent on kNotifySocketFd
   uint32_t patch;   // 0, or rewrite `mov $nr, %eax; syscall` sites at their patch-th trap
   uint32_t timing;  // the stub times its trap path into SlotStats (--stats)
+  // Patched calls the policy passes, guards included, run from the stub without asking the
+  // sentry: the kernel's stub-range policy holds the stub's syscall to that same policy.
+  uint32_t patch_in_stub;
   uint32_t filter_len;
   sock_filter filter[kMaxFilter];
   policy::PolicyTable policy;  // inproc decides with it (the systrap sentry keeps its own)
