@@ -27,7 +27,7 @@ void AddLadderSuite(BenchContext& context, std::vector<BenchStep>* steps) {
       // which runs the calls the policy passes itself...
       {"systrap-patch", "systrap", "native", {"--patch"}, -1},
       // ...or hands each to the sentry, as gVisor's patched calls go to its Sentry.
-      {"systrap-patch-sentry", "systrap", "native", {"--patch", "--patch-via-sentry"}, -1},
+      {"systrap-patch-sentry", "systrap", "native", {"--patch", "--all-to-sentry"}, -1},
   };
   // The syscall each subject makes per iteration (the notified one).
   auto call_of = [](const std::string& subject) -> std::string {

@@ -127,11 +127,12 @@ std::expected<void, ParseExit> ParseRunArgsInto(const std::vector<std::string>& 
                "systrap (on by default; --no-patch: every call takes the signal): after a "
                "few traps at a `mov $nr, %eax; syscall` site, rewrite it to enter the stub "
                "without a signal (same policy, same sentry; file I/O and getter calls only)");
-  bool patch_via_sentry = false;
-  app.add_flag("--patch-via-sentry", patch_via_sentry,
-               "every patched call asks the sentry, which decides and counts it (as gVisor's "
-               "do; slower). Without it the stub runs the calls the policy passes itself, "
-               "since the kernel's filter holds its syscall to that policy; --trace implies it");
+  bool all_to_sentry = false;
+  app.add_flag("--all-to-sentry", all_to_sentry,
+               "patched calls ask the sentry too, which decides and counts each (as gVisor's "
+               "do; slower). Without it the stub runs the patched calls the policy passes "
+               "itself, since the kernel's filter holds its syscall to that policy; --trace "
+               "implies it");
   app.add_option("--patch-after", patch_after,
                  "patch a site at its Nth trap (default 16: a patch costs about as much as "
                  "that many traps, so sites a program calls only while it starts stay as they "
@@ -254,12 +255,12 @@ std::expected<void, ParseExit> ParseRunArgsInto(const std::vector<std::string>& 
     }
     c.patch_after = static_cast<uint32_t>(n);
   }
-  if (patch_via_sentry && !c.patch) {
+  if (all_to_sentry && !c.patch) {
     return fail(
-        "--patch-via-sentry is for systrap's syscall patching, which is off here (drop "
-        "--no-patch, or use --platform=systrap)");
+        "--all-to-sentry is for systrap with syscall patching (without it every call goes to "
+        "the sentry already): drop --no-patch, or use --platform=systrap");
   }
-  c.patch_via_sentry = patch_via_sentry;
+  c.all_to_sentry = all_to_sentry;
   char cwd[4096];
   if (!getcwd(cwd, sizeof(cwd))) return fail(std::string("getcwd: ") + strerror(errno));
 

@@ -92,7 +92,7 @@ struct SyscallCounters {
   uint64_t overhead_ticks = 0;  // TSC ticks in the trap path, excluding the syscall itself
   uint64_t syscall_ticks = 0;   // TSC ticks executing the passthrough syscall
   uint64_t patched = 0;         // of calls, those from a patched site (no signal)
-  uint64_t in_stub = 0;         // of patched, those the stub passed without the sentry
+  uint64_t in_stub = 0;         // of patched, those the stub ran without the sentry
   uint64_t limited = 0;         // failed as a resource limit fails them (TrapCounters)
 };
 
@@ -161,12 +161,12 @@ class Machine {
 struct MachineConfig {
   const policy::PolicyTable* policy = nullptr;  // the run's, which outlives the machine
   uint32_t spin_iterations = 2000;              // how long each side spins before sleeping
-  bool trace = false;             // keep path prefixes (and, inproc, write trace lines)
-  int trace_fd = -1;              // inproc: where the guest writes trace lines
-  bool patch = false;             // systrap: patch syscall sites (site_patcher.h)
-  uint32_t patch_after = 16;      // at a site's this-th trap
-  bool patch_via_sentry = false;  // every patched call asks the sentry (none passed in the stub)
-  bool timing = false;            // the stub times its traps (for --stats); it always counts
+  bool trace = false;          // keep path prefixes (and, inproc, write trace lines)
+  int trace_fd = -1;           // inproc: where the guest writes trace lines
+  bool patch = false;          // systrap: patch syscall sites (site_patcher.h)
+  uint32_t patch_after = 16;   // at a site's this-th trap
+  bool all_to_sentry = false;  // patched calls ask the sentry too (none run in the stub)
+  bool timing = false;         // the stub times its traps (for --stats); it always counts
 };
 
 class Platform {

@@ -23,7 +23,7 @@ struct RunConfig {
   uint32_t spin_iterations = 2000;
   bool patch = false;         // systrap: syscall patching (platform/systrap/stub/site_patcher.h)
   uint32_t patch_after = 16;  // a site is patched at this trap (1: its first)
-  bool patch_via_sentry = false;  // every patched call asks the sentry
+  bool all_to_sentry = false;  // patched calls ask the sentry too
   std::vector<std::string> argv;  // PROG ARGS...
 };
 

@@ -134,8 +134,8 @@ std::string RenderStatsTable(const SyscallStats& stats) {
   if (stats.patched) {
     out +=
         "snare: \"in stub\" counts the patched calls the stub ran without asking the sentry: "
-        "the policy passes them and the kernel's filter holds the stub to it (--patch-via-sentry "
-        "sends them all to the sentry)\n";
+        "the policy passes them and the kernel's filter holds the stub to it (--all-to-sentry "
+        "sends them to the sentry too)\n";
   }
   if (stats.notified) {
     out +=

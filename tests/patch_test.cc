@@ -1,10 +1,10 @@
 // Syscall patching (--patch): from the 16th trap at glibc's getppid() site (--patch-after),
 // the calls come through the patched site without a signal. The ones the policy passes the
-// stub runs itself (counted as "in stub"); the rest are the sentry's, counted and decided by it
-// (a --deny holds at the patched site); with --trace or --patch-via-sentry every one is. It is
-// on by default; with --no-patch nothing is patched. The escape and run-compare tests run with
-// it on (patching at the first trap) and off; sandbox_escape_test's forged_policy forges the
-// table the stub decides with.
+// stub runs itself (counted as "in stub"); the rest, and every trapped call, are the
+// sentry's, counted and decided by it (a --deny holds at the patched site); with --trace or
+// --all-to-sentry every one is. It is on by default; with --no-patch nothing is patched. The escape
+// and run-compare tests run with it on (patching at the first trap) and off; sandbox_escape_test's
+// forged_policy forges the table the stub decides with.
 #include <string>
 #include <vector>
 
@@ -66,7 +66,8 @@ TEST(PatchTest, PatchedCallsThePolicyPassesRunInTheStub) {
   ASSERT_EQ(run.result.status, 0) << run.Describe();
   EXPECT_EQ(run.result.stdout_data, "ok " + std::to_string(kCalls) + "\n") << run.Describe();
   EXPECT_EQ(run.stats.value("calls", 0), kCalls) << run.Describe();
-  // The first call (at least) trapped to the sentry; nearly all the rest never reached it.
+  // The first call (at least) trapped to the sentry; the stub ran the rest, from the patched
+  // site, without it.
   EXPECT_GE(run.stats.value("sentry_calls", 0), 1) << run.Describe();
   EXPECT_GE(run.stats.value("in_stub_calls", 0), kCalls - 10) << run.Describe();
   EXPECT_EQ(run.stats.value("in_stub_calls", 0), run.stats.value("patched_calls", -1))
@@ -75,7 +76,7 @@ TEST(PatchTest, PatchedCallsThePolicyPassesRunInTheStub) {
 }
 
 TEST(PatchTest, PatchViaSentrySendsEveryPatchedCallToTheSentry) {
-  const SnaredRun run = Snared({"--patch", "--patch-after=1", "--patch-via-sentry"});
+  const SnaredRun run = Snared({"--patch", "--patch-after=1", "--all-to-sentry"});
   ASSERT_EQ(run.result.status, 0) << run.Describe();
   EXPECT_EQ(run.result.stdout_data, "ok " + std::to_string(kCalls) + "\n") << run.Describe();
   EXPECT_EQ(run.stats.value("sentry_calls", 0), kCalls) << run.Describe();

@@ -71,7 +71,7 @@ std::expected<std::unique_ptr<platform::Machine>, std::string> NewStubMachine(
   h->patch = config.patch && mode == Mode::kSystrap ? std::max(config.patch_after, 1u) : 0;
   h->timing = config.timing;
   // A trace is the sentry's to write: with one, every call goes to it.
-  h->patch_in_stub = h->patch && !config.patch_via_sentry && !config.trace;
+  h->stub_decides = h->patch && !config.all_to_sentry && !config.trace;
   h->filter_len = static_cast<uint32_t>(filter->size());
   std::memcpy(h->filter, filter->data(), filter->size() * sizeof(sock_filter));
   policy::CopyUsedPart(table, &h->policy);

@@ -1012,7 +1012,7 @@ MkdirSite:
 int ForgedPolicy(const char* dir) {
   if (!RegionPrologue()) return 0;
   sys::Header* h = sys::HeaderAt(reinterpret_cast<void*>(sys::kSharedBase));
-  h->patch_in_stub = 1;
+  h->stub_decides = 1;
   snare::policy::SyscallEntry& e = h->policy.entries[SYS_mkdir];
   e.rule_count = 0;
   e.fallback = {snare::policy::Action::kPassthrough, 0};

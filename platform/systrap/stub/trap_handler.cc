@@ -123,6 +123,19 @@ void CloseFrame(Slot* slot, Frame* f, uint32_t depth, int64_t result) {
 // patched call.
 uint64_t Clock() { return g_stub.header->timing ? ReadTsc() : 0; }
 
+// Whether the stub runs this patched call itself, the sentry unasked: the guest's policy
+// passes it, guards included (the sentry's own Decide, on the table the sentry copied into the
+// shared region). The sentry does nothing for a passthrough but decide, count and trace it, and
+// the kernel's stub-range policy holds the stub's `syscall` to the same policy, so a guest that
+// forges the table or jumps past this check gains nothing it could not get by jumping to the
+// instruction itself. Decided on the registers as the thread made the call, never on the
+// shared frame. Trapped calls still all go to the sentry: its count of them is authoritative
+// (a guest's own `syscall` instruction cannot hide from it).
+bool PassesInStub(uint64_t nr, const uint64_t (&args)[6]) {
+  return g_stub.header->stub_decides &&
+         policy::Decide(GuestPolicy(), nr, args).kind == Verdict::kPassthrough;
+}
+
 bool NeverReturns(uint64_t nr) {
   return nr == __NR_exit || nr == __NR_exit_group || nr == __NR_rt_sigreturn;
 }
@@ -229,13 +242,9 @@ int64_t RunPatched(uint64_t nr, const uint64_t (&args)[6]) {
 
 }  // namespace
 
-// A call from a patched site: the same request as a trap, with no signal frame. Anyone may
-// jump here (it is stub text); a number that is not Patchable() dies as a killed call would.
-//
-// A call the guest's policy passes, guards included, runs from here without the sentry
-// (header->patch_in_stub): the kernel's stub-range policy holds this `syscall` to the same
-// policy, so a guest that forges the table or jumps past the check gains nothing it could not
-// get by jumping to the instruction itself. Everything else asks the sentry, as a trap does.
+// A call from a patched site: no request at all where PassesInStub, else the same request as
+// a trap, with no signal frame. Anyone may jump here (it is stub text); a number that is not
+// Patchable() dies as a killed call would.
 extern "C" int64_t StubPatchedCall(PatchedFrame* p) {
   const uint64_t t0 = Clock();
   const uint64_t nr = static_cast<uint32_t>(p->nr);
@@ -243,8 +252,7 @@ extern "C" int64_t StubPatchedCall(PatchedFrame* p) {
   Slot* slot = CurrentSlot();
   if (!slot) Fatal("patched call on a thread without a slot");
   const uint64_t args[6] = {p->rdi, p->rsi, p->rdx, p->r10, p->r8, p->r9};
-  if (g_stub.header->patch_in_stub &&
-      policy::Decide(GuestPolicy(), nr, args).kind == Verdict::kPassthrough) {
+  if (PassesInStub(nr, args)) {
     const uint64_t t1 = Clock();
     const int64_t result = RunPatched(nr, args);
     const uint64_t t2 = Clock();

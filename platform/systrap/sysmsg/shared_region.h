@@ -135,7 +135,7 @@ struct TrapCounters {
   uint64_t overhead_ticks;  // TSC ticks in the trap path, excluding the syscall itself
   uint64_t syscall_ticks;   // TSC ticks executing the passthrough syscall
   uint64_t patched;         // of `calls`, those that came through a patched site (no signal)
-  uint64_t in_stub;         // of `patched`, those the stub passed itself, the sentry unasked
+  uint64_t in_stub;         // of `patched`, those the stub ran itself, the sentry unasked
   uint64_t limited;         // results a resource limit gives: EAGAIN from clone, fork and
                             // vfork, EMFILE, ENOMEM from the memory calls
 };
@@ -162,7 +162,7 @@ struct alignas(4096) Header {
   uint32_t timing;  // the stub times its trap path into SlotStats (--stats)
   // Patched calls the policy passes, guards included, run from the stub without asking the
   // sentry: the kernel's stub-range policy holds the stub's syscall to that same policy.
-  uint32_t patch_in_stub;
+  uint32_t stub_decides;
   uint32_t filter_len;
   sock_filter filter[kMaxFilter];
   policy::PolicyTable policy;  // inproc decides with it (the systrap sentry keeps its own)
