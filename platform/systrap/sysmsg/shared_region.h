@@ -165,7 +165,8 @@ struct alignas(4096) Header {
   uint32_t stub_decides;
   uint32_t filter_len;
   sock_filter filter[kMaxFilter];
-  policy::PolicyTable policy;  // inproc decides with it (the systrap sentry keeps its own)
+  // inproc decides with it, and systrap's stub for patched calls (the sentry keeps its own).
+  policy::PolicyTable policy;
 };
 
 inline constexpr uint64_t kSlotsOffset = (sizeof(Header) + 4095) & ~4095ull;
