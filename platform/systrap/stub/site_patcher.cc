@@ -197,7 +197,7 @@ void WriteTrampoline(uint64_t t, uint32_t nr, uint64_t back) {
 // either the old bytes or the new, never some of each.
 bool SwapBytes(uint64_t at, const uint8_t* old, const uint8_t* bytes, int n) {
   const bool word = (at & 7) + n <= 8;
-  const uint64_t base = at & ~uint64_t{word ? 7 : 15};
+  const uint64_t base = at & ~(word ? uint64_t{7} : uint64_t{15});
   if (!word && (at & 15) + n > 16) return false;
   uint64_t* w = reinterpret_cast<uint64_t*>(base);
   uint64_t cur[2] = {__atomic_load_n(&w[0], __ATOMIC_ACQUIRE),
