@@ -4,9 +4,11 @@
 
 namespace snare::systrap {
 
-bool SpinWindow::ShouldSpin(uint64_t now_ns, uint32_t running) const {
+bool SpinWindow::ShouldSpin(uint64_t now_ns, uint32_t running, uint32_t answered) const {
+  const uint64_t since = now_ns - start_ns_;
+  if (since < kAnsweredCallNs) running += answered;
   if (cpus_ <= 1 || running == 0 || running >= static_cast<uint32_t>(cpus_)) return false;
-  return now_ns - start_ns_ < window_ns_;
+  return since < window_ns_;
 }
 
 void SpinWindow::Woke(uint64_t now_ns) {

@@ -6,6 +6,9 @@
 // the spin per trap stays bounded. Nothing is spun when no guest thread runs its own code (every
 // one is blocked in a call or waiting for a reply: the next trap is not near), nor when the running
 // guest threads would need every CPU the sentry may use (the spinner would take one from them).
+// A thread running a call the sentry just answered counts as running for the first
+// kAnsweredCallNs: most such calls (an mmap, a read of a cached file) return within it and trap
+// again soon, and a sentry that slept through one costs the next trap a wake-up.
 #ifndef SNARE_PLATFORM_SYSTRAP_SPIN_WINDOW_H_
 #define SNARE_PLATFORM_SYSTRAP_SPIN_WINDOW_H_
 
@@ -18,14 +21,16 @@ class SpinWindow {
   static constexpr uint64_t kMinNs = 50'000;
   static constexpr uint64_t kMaxNs = 2'000'000;
   static constexpr uint64_t kInitialNs = 200'000;
+  static constexpr uint64_t kAnsweredCallNs = 500'000;
 
   // cpus: how many CPUs the sentry may run on (1: never spin).
   explicit SpinWindow(int cpus) : cpus_(cpus) {}
 
   // The sentry found nothing to do at now_ns, after its fixed spin: the window starts.
   void Start(uint64_t now_ns) { start_ns_ = now_ns; }
-  // Whether to go on spinning at now_ns while `running` guest threads run their own code.
-  bool ShouldSpin(uint64_t now_ns, uint32_t running) const;
+  // Whether to go on spinning at now_ns while `running` guest threads run their own code and
+  // `answered` ones run a call the sentry answered (a passthrough, in the kernel).
+  bool ShouldSpin(uint64_t now_ns, uint32_t running, uint32_t answered = 0) const;
   // The sentry slept after the window and woke at now_ns (a trap, or a periodic check).
   void Woke(uint64_t now_ns);
 

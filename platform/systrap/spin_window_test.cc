@@ -20,6 +20,19 @@ TEST(SpinWindowTest, SpinsWithinTheWindowWhileAGuestThreadRuns) {
   EXPECT_FALSE(w.ShouldSpin(t + 10 * kUs, 2));  // the guest needs both CPUs
 }
 
+TEST(SpinWindowTest, AThreadRunningAnAnsweredCallCountsAsRunningForAWhile) {
+  SpinWindow w(2);
+  const uint64_t t = 1'000'000 * kUs;
+  w.Start(t);
+  // Its passthrough (an mmap, a read) will return and trap again soon: sleeping through it
+  // would cost the next trap a wake-up.
+  EXPECT_TRUE(w.ShouldSpin(t + 10 * kUs, 0, 1));
+  // Past kAnsweredCallNs it is a call that blocks: the next trap is not near.
+  EXPECT_FALSE(w.ShouldSpin(t + SpinWindow::kAnsweredCallNs, 0, 1));
+  // Two threads running and one in a call need every CPU between them.
+  EXPECT_FALSE(w.ShouldSpin(t + 10 * kUs, 1, 1));
+}
+
 TEST(SpinWindowTest, OneCpuNeverSpins) {
   SpinWindow w(1);
   w.Start(5'000 * kUs);

@@ -201,14 +201,23 @@ bool SystrapMachine::PassUnseen(Slot* slot, uint32_t first) {
   return true;
 }
 
-uint32_t SystrapMachine::RunningGuestThreads(bool* on_my_cpu) const {
+uint32_t SystrapMachine::RunningGuestThreads(bool* on_my_cpu, uint32_t* answered) const {
   const uint32_t high = SlotsHigh();
   const int cpu = sched_getcpu();
   uint32_t running = 0;
   *on_my_cpu = false;
+  if (answered) *answered = 0;
   for (uint32_t i = 0; i < high; ++i) {
     const Slot* slot = SlotAt(region_.base(), i);
-    if (Load(slot->state) != kSlotClaimed || Load(slot->depth) != 0) continue;
+    if (Load(slot->state) != kSlotClaimed) continue;
+    if (Load(slot->depth) != 0) {
+      // Between the sentry's answer and the frame's close: running the call it was told to.
+      if (answered && Load(slot->depth) == 1 && !Load(slot->pending) &&
+          PhaseOf(Load(slot->frames[0].state)) == kFrameReply) {
+        ++*answered;
+      }
+      continue;
+    }
     ++running;
     *on_my_cpu |= cpu >= 0 && CpuOf(Load(slot->frames[0].state)) == static_cast<uint32_t>(cpu);
   }
@@ -254,8 +263,9 @@ void SystrapMachine::Idle(std::vector<uint32_t>* gone) {
         // A guest thread that runs on this CPU waits for the spinner to yield: sleep
         // instead, and let the scheduler run it here or move one of the two.
         bool on_my_cpu = false;
-        const uint32_t running = RunningGuestThreads(&on_my_cpu);
-        spinning_ = !on_my_cpu && window_.ShouldSpin(now, running);
+        uint32_t answered = 0;
+        const uint32_t running = RunningGuestThreads(&on_my_cpu, &answered);
+        spinning_ = !on_my_cpu && window_.ShouldSpin(now, running, answered);
       }
       spin = spinning_;
     }
