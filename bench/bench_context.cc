@@ -8,7 +8,7 @@
 #include <chrono>
 #include <filesystem>
 
-#include "bench/workload_programs.h"
+#include "bench/workload_catalog.h"
 #include "util/monotonic_clock.h"
 #include "util/subprocess.h"
 
@@ -47,7 +47,7 @@ BenchContext::~BenchContext() {
 }
 
 std::vector<std::string> BenchContext::Workload(const std::vector<std::string>& args) const {
-  std::vector<std::string> argv = {self_, kWorkloadCommand};
+  std::vector<std::string> argv = {WorkloadExecutableBeside(self_)};
   argv.insert(argv.end(), args.begin(), args.end());
   return argv;
 }

@@ -24,7 +24,7 @@ class BenchContext {
   const std::string& self() const { return self_; }
   int max_tasks() const { return max_tasks_; }
 
-  // `snare __workload ARGS...`
+  // `snare-workload ARGS...`, the one beside this snare
   std::vector<std::string> Workload(const std::vector<std::string>& args) const;
   // `snare run --platform=P [--profile=trace] FLAGS... -- ARGV...`: the trace profile
   // (interposition alone) unless FLAGS name another.

@@ -16,7 +16,7 @@ namespace snare::bench {
 namespace {
 
 int Fail(const std::string& message) {
-  fprintf(stderr, "snare %s: %s\n", kWorkloadCommand, message.c_str());
+  fprintf(stderr, "%s: %s\n", kWorkloadExecutable, message.c_str());
   return 2;
 }
 
@@ -121,12 +121,6 @@ int RunThreadsProgram(int n) {
   for (auto& t : threads) pthread_join(t, nullptr);
   printf("%s\n", nlohmann::json{{"threads", n}}.dump().c_str());
   return 0;
-}
-
-const std::vector<std::string>& SeedWorkloadNames() {
-  static const std::vector<std::string> names = {"signal1-processes", "signal1-threads", "tasklist",
-                                                 "thread-create-join"};
-  return names;
 }
 
 }  // namespace snare::bench

@@ -1,5 +1,5 @@
 #include "bench/suites.h"
-#include "bench/workload_programs.h"
+#include "bench/workload_catalog.h"
 
 namespace snare::bench {
 

@@ -6,12 +6,10 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/workload_programs.h"
 #include "cmd/bench_command.h"
 #include "cmd/lab_command.h"
 #include "cmd/report_command.h"
 #include "cmd/run_command.h"
-#include "cmd/workload_command.h"
 
 namespace {
 
@@ -43,7 +41,6 @@ int main(int argc, char** argv) {
   if (command == "bench") return snare::cmd::BenchCommand(args, CommandLine(argc, argv));
   if (command == "report") return snare::cmd::ReportCommand(args);
   if (command == "lab") return snare::cmd::LabCommand(args, CommandLine(argc, argv));
-  if (command == snare::bench::kWorkloadCommand) return snare::cmd::WorkloadCommand(args);
   fprintf(stderr, "snare: unknown command '%s'\n%s", argv[1], kUsage);
   return 2;
 }

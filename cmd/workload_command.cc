@@ -6,8 +6,8 @@
 namespace snare::cmd {
 
 int WorkloadCommand(const std::vector<std::string>& args) {
-  CLI::App app("The programs snare bench measures (internal).", "snare __workload");
-  SetUpApp(app, "snare __workload PROGRAM ARGS... (see bench/workload_programs.h)");
+  CLI::App app("The programs snare bench measures (internal).", "snare-workload");
+  SetUpApp(app, "snare-workload PROGRAM ARGS... (see bench/workload_programs.h)");
   app.require_subcommand(1);
   std::string mode, subject, name;
   long calls = 0;

@@ -1,4 +1,4 @@
-// `snare __workload ...`: the programs snare bench measures (bench/workload_programs.h).
+// `snare-workload ...`: the programs snare bench measures (bench/workload_programs.h).
 // Internal: snare bench starts them; their arguments are positional and checked.
 #ifndef SNARE_CMD_WORKLOAD_COMMAND_H_
 #define SNARE_CMD_WORKLOAD_COMMAND_H_

@@ -90,6 +90,9 @@ std::expected<std::string, std::string> RunfilePath(std::string_view workspace_r
 }
 
 std::expected<std::string, std::string> SnareBinary() {
+  // snare bench runs the snare-workload beside it (in snare's own runfiles).
+  auto workload = Stage("cmd/snare-workload", "//cmd:snare-workload (snare's data)", true);
+  if (!workload) return workload;
   return Stage("cmd/snare", "the snare binary (//cmd:snare)", true);
 }
 

@@ -22,7 +22,7 @@ const std::string& StagingRoot();
 // A runfile copied under StagingRoot() (executable).
 std::expected<std::string, std::string> StagedRunfile(std::string_view workspace_relative);
 
-// //cmd:snare (staged); the test must list it in `data`.
+// //cmd:snare (staged, with the snare-workload beside it); the test must list it in `data`.
 std::expected<std::string, std::string> SnareBinary();
 
 // A guest program or script from //tests/guests (e.g. "threads_guest", "files.py"), staged.
