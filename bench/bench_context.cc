@@ -41,9 +41,11 @@ BenchContext::BenchContext(const BenchOptions& options) : options_(options), sel
 }
 
 BenchContext::~BenchContext() {
-  if (scratch_.empty()) return;
   std::error_code ec;
-  std::filesystem::remove_all(scratch_, ec);
+  if (!scratch_.empty()) std::filesystem::remove_all(scratch_, ec);
+  if (!memory_scratch_.empty() && memory_scratch_ != scratch_) {
+    std::filesystem::remove_all(memory_scratch_, ec);
+  }
 }
 
 std::vector<std::string> BenchContext::Workload(const std::vector<std::string>& args) const {
@@ -123,6 +125,14 @@ const std::string& BenchContext::ScratchDir() {
     if (mkdtemp(templ.data())) scratch_ = templ;
   }
   return scratch_;
+}
+
+const std::string& BenchContext::MemoryScratchDir() {
+  if (memory_scratch_.empty()) {
+    std::string templ = "/dev/shm/snare-bench-XXXXXX";
+    memory_scratch_ = mkdtemp(templ.data()) ? templ : ScratchDir();
+  }
+  return memory_scratch_;
 }
 
 }  // namespace snare::bench

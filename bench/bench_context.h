@@ -48,6 +48,10 @@ class BenchContext {
 
   // A scratch directory for the run, removed with the context.
   const std::string& ScratchDir();
+  // One in memory (tmpfs, /dev/shm) where there is one, else ScratchDir(): for what a
+  // measured run writes beside its work (snare's --stats-file, which fsyncs), so that the
+  // instrument's disk flush is not timed with the program.
+  const std::string& MemoryScratchDir();
 
   // The user-namespace depth snare bench itself runs at (set by the depth suite).
   int caller_depth = 0;
@@ -58,6 +62,7 @@ class BenchContext {
   int max_tasks_;
   std::vector<std::string> notes_;
   std::string scratch_;
+  std::string memory_scratch_;
 };
 
 // "%g" of a number of seconds, as the workloads take it.

@@ -80,8 +80,10 @@ void MountOwnProc() {
     prctl(PR_SET_CHILD_SUBREAPER, 1);
   }
   close(proc_sock);
-  pid_t guest = fork();
-  if (guest < 0) Die("fork", strerror(errno));
+  // vfork: the child only places fds, sets limits and execs (no allocation, no return; Die
+  // is _exit), so init's pages need no copy for it to throw away at its exec.
+  pid_t guest = vfork();
+  if (guest < 0) Die("vfork", strerror(errno));
   if (guest == 0) {
     exec.PlaceFds();
     // --rlimit applies unconfined too (after the fds: snare's may lie above a low nofile).
