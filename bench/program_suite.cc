@@ -145,7 +145,7 @@ void AddProgramSuite(BenchContext& context, std::vector<BenchStep>* steps) {
       };
       step.row = {"programs", program.name, platform.name, {}, 0, "ms", {}};
       if (snare) step.row.params["profile"] = BenchContext::ProfileOf({});
-      step.max_reps = quick ? 3 : 5;
+      step.max_reps = quick ? 3 : 7;
       steps->push_back(std::move(step));
     }
   }

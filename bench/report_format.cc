@@ -53,6 +53,16 @@ double Ratio(double numerator, double denominator) {
   return numerator / denominator;
 }
 
+double PairedRatio(const results::BenchRow& a, const results::BenchRow& b) {
+  if (a.samples.empty() || a.samples.size() != b.samples.size()) return Ratio(a.value, b.value);
+  std::vector<double> ratios;
+  for (size_t i = 0; i < a.samples.size(); ++i) {
+    const double r = Ratio(a.samples[i], b.samples[i]);
+    if (std::isfinite(r)) ratios.push_back(r);
+  }
+  return ratios.empty() ? kNaN : results::Median(ratios);
+}
+
 double ParseNumber(const std::string& text) {
   if (text.empty()) return kNaN;
   char* end = nullptr;

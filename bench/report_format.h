@@ -34,6 +34,11 @@ std::string FormatRatio(double r);
 // numerator / denominator; NaN when either is not finite or the denominator is zero.
 double Ratio(double numerator, double denominator);
 
+// a's value over b's, taken round by round: the median of a.samples[i] / b.samples[i] where
+// both rows hold a sample from each round (the rounds interleave, so a machine that drifts
+// between rounds moves both alike); Ratio(a.value, b.value) where they do not.
+double PairedRatio(const results::BenchRow& a, const results::BenchRow& b);
+
 // A number parsed from a param value (all of it, as strtod reads it); NaN when it is not one.
 double ParseNumber(const std::string& text);
 

@@ -66,6 +66,25 @@ TEST(FormatNumberTest, NonFiniteValuesAreNamed) {
   EXPECT_EQ(FormatNumber(-kInf), "-inf");
 }
 
+TEST(PairedRatioTest, TakesTheMedianOfTheRatiosRoundByRound) {
+  results::BenchRow a, b;
+  // The machine slowed in the last two rounds: the medians' ratio (20 / 10) says 2, each
+  // round says 1.5.
+  a.samples = {15, 15, 15, 60, 60};
+  b.samples = {10, 10, 10, 40, 40};
+  a.value = 15;
+  b.value = 10;
+  EXPECT_DOUBLE_EQ(PairedRatio(a, b), 1.5);
+  a.value = 20;
+  EXPECT_DOUBLE_EQ(PairedRatio(a, b), 1.5);
+  // Rounds that do not pair up: the values' ratio.
+  b.samples.pop_back();
+  EXPECT_DOUBLE_EQ(PairedRatio(a, b), 2.0);
+  a.samples.clear();
+  b.samples.clear();
+  EXPECT_DOUBLE_EQ(PairedRatio(a, b), 2.0);
+}
+
 TEST(FormatRatioTest, ScalesByMagnitudeAndBlanksWhatCannotBeComputed) {
   EXPECT_EQ(FormatRatio(136986.3), "136,986");
   EXPECT_EQ(FormatRatio(-322.6), "-323");

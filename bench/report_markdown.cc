@@ -279,7 +279,7 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
     const BenchRow* systrap = OnPlatform(by_platform, "systrap");
     const BenchRow* inproc = OnPlatform(by_platform, "inproc");
     auto ratio = [&](const BenchRow* r) {
-      return native && r ? FormatRatio(Ratio(r->value, native->value)) : std::string();
+      return native && r ? FormatRatio(PairedRatio(*r, *native)) : std::string();
     };
     const BenchRow* patched = OnPlatform(by_platform, "systrap-patch");
     line.push_back(ratio(systrap));
@@ -301,7 +301,7 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
     line.push_back(systrap && calls > 0 && !std::isnan(signal_ns)
                        ? Percent(calls * signal_ns / (systrap->value * 1e6))
                        : "");
-    line.push_back(systrap && patched ? Percent(1 - patched->value / systrap->value) : "");
+    line.push_back(systrap && patched ? Percent(1 - PairedRatio(*patched, *systrap)) : "");
     line.push_back(systrap && calls > 0 && !std::isnan(signal_ns) && lab
                        ? Percent(calls * signal_ns * lab->value / (systrap->value * 1e6))
                        : "");
@@ -319,7 +319,9 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
   align.front() = 'l';
   std::string out = MarkdownTable(header, table, align) + "\n";
   out +=
-      "native CPU (ms): the native run's user + system time (a native wall time far above it "
+      "x/native: the median of the rounds' ratios (each round runs a program natively, then on "
+      "each platform, back to back); native CPU (ms): the native run's user + system time (a "
+      "native wall time far above it "
       "waited on something other than the program's own work, and its ratios mislead); stub "
       "trap ns/call: the stub's own mean (advisory; without signal delivery and the call "
       "itself); overhead ns/call: (systrap - native) wall time per trapped call";

@@ -116,6 +116,14 @@ TEST(PatchTest, SitesAtEveryOffsetArePatchedWhileThreadsRunThem) {
   EXPECT_GT(run.stats.value("patched_calls", 0), 0) << run.Describe();
 }
 
+// Only file-backed text is patched, and the patcher forgets what /proc/self/maps said once
+// the guest maps or unmaps memory: the same bytes at the same address, now anonymous, stay.
+TEST(PatchTest, AnonymousCodeWhereAFileWasIsNotPatched) {
+  auto run = SnaredGuest("remapped_site_guest", {"40"}, {"--patch"});
+  ASSERT_EQ(run.result.status, 0) << run.Describe();
+  EXPECT_EQ(run.result.stdout_data, "ok\npatched-file 1\npatched-anon 0\n") << run.Describe();
+}
+
 TEST(PatchTest, ADenyHoldsAtThePatchedSite) {
   const SnaredRun run = Snared({"--patch", "--patch-after=1", "--deny=getppid:EACCES"});
   ASSERT_EQ(run.result.status, 0) << run.Describe();

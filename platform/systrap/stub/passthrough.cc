@@ -57,33 +57,6 @@ struct GuestRestorer {
 };
 GuestRestorer g_restorers[65];
 
-long SigactionFixed(const uint64_t* a) {
-  auto sig = static_cast<uint64_t>(a[0]);
-  long r;
-  GuestRestorer previous = sig < 65 ? g_restorers[sig] : GuestRestorer{};
-  if (!a[1]) {
-    r = Sys(__NR_rt_sigaction, a[0], 0, a[2], a[3]);
-  } else {
-    KSigaction act = *reinterpret_cast<const KSigaction*>(a[1]);
-    GuestRestorer guest = {act.restorer, (act.flags & kSaRestorer) != 0};
-    act.mask &= ~kSigsysBit;
-    if (act.handler > 1) {  // not SIG_DFL / SIG_IGN: return through the stub's restorer
-      act.flags |= kSaRestorer;
-      act.restorer = reinterpret_cast<uint64_t>(&StubRestoreRt);
-    }
-    r = Sys(__NR_rt_sigaction, a[0], P(&act), a[2], a[3]);
-    if (r == 0 && sig < 65) g_restorers[sig] = guest;
-  }
-  if (r == 0 && a[2]) {
-    auto* old = reinterpret_cast<KSigaction*>(a[2]);
-    if (old->restorer == reinterpret_cast<uint64_t>(&StubRestoreRt)) {
-      old->restorer = previous.restorer;
-      if (!previous.flag) old->flags &= ~kSaRestorer;
-    }
-  }
-  return r;
-}
-
 // The mask and alternate stack in force while the handler runs are the guest's; the
 // handler's rt_sigreturn would restore the ones saved at the trap. Save the new ones there.
 void KeepSignalMask(KUcontext* uc) {
@@ -330,6 +303,33 @@ long DoExec(uint64_t nr, const uint64_t* a) {
 }
 
 }  // namespace
+
+long SigactionFixed(const uint64_t* a) {
+  auto sig = static_cast<uint64_t>(a[0]);
+  long r;
+  GuestRestorer previous = sig < 65 ? g_restorers[sig] : GuestRestorer{};
+  if (!a[1]) {
+    r = Sys(__NR_rt_sigaction, a[0], 0, a[2], a[3]);
+  } else {
+    KSigaction act = *reinterpret_cast<const KSigaction*>(a[1]);
+    GuestRestorer guest = {act.restorer, (act.flags & kSaRestorer) != 0};
+    act.mask &= ~kSigsysBit;
+    if (act.handler > 1) {  // not SIG_DFL / SIG_IGN: return through the stub's restorer
+      act.flags |= kSaRestorer;
+      act.restorer = reinterpret_cast<uint64_t>(&StubRestoreRt);
+    }
+    r = Sys(__NR_rt_sigaction, a[0], P(&act), a[2], a[3]);
+    if (r == 0 && sig < 65) g_restorers[sig] = guest;
+  }
+  if (r == 0 && a[2]) {
+    auto* old = reinterpret_cast<KSigaction*>(a[2]);
+    if (old->restorer == reinterpret_cast<uint64_t>(&StubRestoreRt)) {
+      old->restorer = previous.restorer;
+      if (!previous.flag) old->flags &= ~kSaRestorer;
+    }
+  }
+  return r;
+}
 
 extern "C" [[noreturn]] void StubCloneChildOnNewStack(CloneChild* child) {
   Slot* slot = ClaimSlot();

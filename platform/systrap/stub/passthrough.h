@@ -22,6 +22,10 @@ void RememberExecutable(int fd);
 // with the guest's program; true with *result set when the call was one of them.
 bool ReadlinkSelfExe(uint64_t nr, const uint64_t args[6], long* result);
 
+// rt_sigaction with the guest's handler returning through the stub's restorer (SIGSYS stays
+// unblocked in its mask), and the guest's own restorer in what it reads back.
+long SigactionFixed(const uint64_t* a);
+
 extern "C" void StubRestoreRt();
 
 }  // namespace snare::stub

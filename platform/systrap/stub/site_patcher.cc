@@ -46,6 +46,18 @@ uint32_t g_lock = 0;
 char g_maps[128 * 1024];
 const char kMapsPath[] = "/proc/self/maps";
 
+// The private file-backed text ranges as /proc/self/maps listed them at g_text_generation.
+struct TextRange {
+  uint64_t start, end;
+};
+constexpr int kTextRanges = 512;
+TextRange g_text[kTextRanges];
+int g_text_count = 0;
+bool g_text_valid = false;
+uint32_t g_text_generation = 0;
+// Moved on after every call that maps, unmaps or reprotects memory.
+uint32_t g_mappings_generation = 0;
+
 bool Near(uint64_t a, uint64_t b) {
   const int64_t d = static_cast<int64_t>(a - b);
   return d > -kReach && d < kReach;
@@ -81,9 +93,26 @@ uint64_t ParseHex(const char*& p) {
   }
 }
 
-// Whether addr lies in a private, file-backed mapping that is readable and executable and
-// not writable ("r-xp" with an inode and a path), as /proc/self/maps says.
-bool InPrivateFileText(uint64_t addr) {
+// Whether the maps line's fields after "start-end " say a private, file-backed mapping that is
+// readable and executable and not writable ("r-xp" with an inode and a path).
+bool PrivateFileText(const char* perms, const char* eol) {
+  if (perms[0] != 'r' || perms[1] != '-' || perms[2] != 'x' || perms[3] != 'p') return false;
+  // Fields after the perms: offset, dev, inode, then the path.
+  const char* q = perms + 4;
+  int field = 0;
+  while (q < eol && field < 3) {
+    while (q < eol && *q == ' ') ++q;
+    const char* word = q;
+    while (q < eol && *q != ' ') ++q;
+    if (++field == 3 && q - word == 1 && *word == '0') return false;  // no inode
+  }
+  while (q < eol && *q == ' ') ++q;
+  return q < eol && *q == '/';
+}
+
+// Reads /proc/self/maps into g_text: every private file-backed text range, in order. False
+// where it cannot be read or holds more ranges than fit (then nothing is cached).
+bool ReadTextRanges() {
   const long fd = Sys(__NR_openat, AT_FDCWD, P(kMapsPath), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
   uint64_t n = 0;
@@ -95,6 +124,7 @@ bool InPrivateFileText(uint64_t addr) {
   }
   Sys(__NR_close, fd);
   g_maps[n] = 0;
+  g_text_count = 0;
   for (const char* line = g_maps; *line;) {
     const char* p = line;
     const uint64_t start = ParseHex(p);
@@ -102,21 +132,33 @@ bool InPrivateFileText(uint64_t addr) {
     const char* perms = *p == ' ' ? p + 1 : p;
     while (*p && *p != '\n') ++p;
     const char* next = *p ? p + 1 : p;
-    if (addr >= start && addr < end) {
-      if (perms[0] != 'r' || perms[1] != '-' || perms[2] != 'x' || perms[3] != 'p') return false;
-      // Fields after the perms: offset, dev, inode, then the path.
-      const char* q = perms + 4;
-      int field = 0;
-      while (q < p && field < 3) {
-        while (q < p && *q == ' ') ++q;
-        const char* word = q;
-        while (q < p && *q != ' ') ++q;
-        if (++field == 3 && q - word == 1 && *word == '0') return false;  // no inode
+    if (start < end && PrivateFileText(perms, p)) {
+      TextRange* last = g_text_count ? &g_text[g_text_count - 1] : nullptr;
+      if (last && last->end == start) {
+        last->end = end;  // a page a patch split off its mapping
+      } else if (g_text_count == kTextRanges) {
+        return false;
+      } else {
+        g_text[g_text_count++] = {start, end};
       }
-      while (q < p && *q == ' ') ++q;
-      return q < p && *q == '/';
     }
     line = next;
+  }
+  return true;
+}
+
+// Whether addr lies in a private, file-backed mapping that is readable and executable and
+// not writable, as /proc/self/maps says: read again only after the process's mappings
+// changed (ForgetTextRanges), as a patch's own mprotects leave the ranges as they were.
+bool InPrivateFileText(uint64_t addr) {
+  const uint32_t generation = __atomic_load_n(&g_mappings_generation, __ATOMIC_ACQUIRE);
+  if (!g_text_valid || g_text_generation != generation) {
+    g_text_valid = ReadTextRanges();
+    g_text_generation = generation;
+    if (!g_text_valid) return false;
+  }
+  for (int i = 0; i < g_text_count; ++i) {
+    if (addr >= g_text[i].start && addr < g_text[i].end) return true;
   }
   return false;
 }
@@ -343,9 +385,27 @@ bool Patchable(uint64_t nr) {
     case __NR_fchdir:
     case __NR_dup:
     case __NR_pipe2:
+    case __NR_rt_sigaction:
       return true;
     default:
       return false;
+  }
+}
+
+void NoteMappingCall(uint64_t nr) {
+  switch (nr) {
+    case __NR_mmap:
+    case __NR_munmap:
+    case __NR_mprotect:
+    case __NR_pkey_mprotect:
+    case __NR_mremap:
+    case __NR_remap_file_pages:
+    case __NR_shmat:
+    case __NR_shmdt:
+      __atomic_fetch_add(&g_mappings_generation, 1u, __ATOMIC_RELEASE);
+      break;
+    default:
+      break;
   }
 }
 

@@ -16,15 +16,21 @@
 namespace snare::stub {
 
 // Whether a call `nr` may come through a patched site: its passthrough needs no signal
-// context (no fork, clone, exec, signal masks, handlers or stacks, no sigreturn, no exit).
+// context (no fork, clone, exec, signal masks or stacks, no sigreturn, no exit; rt_sigaction
+// takes the trap's own fixup, SigactionFixed).
 bool Patchable(uint64_t nr);
+
+// After a call `nr` of the guest's has run: one that maps, unmaps or reprotects memory makes
+// the patcher read /proc/self/maps again before its next patch.
+void NoteMappingCall(uint64_t nr);
 
 // Counts a trap at the site that ends at `rip` (just after its `syscall`) for `nr`, and at
 // its header->patch-th patches it, if it has the pattern and a trampoline fits within reach;
-// otherwise remembers not to try again. Not at the first: a patch reads /proc/self/maps and
-// takes three mprotects and a copy-on-write fault (~150 us in a PVM guest, where a patched
-// call saves ~4 us over a trap), which the sites a program calls a few times while it starts
-// never pay back (python3 -c pass ran 23% slower patched than trapped).
+// otherwise remembers not to try again. Not at the first: a patch takes three mprotects and a
+// copy-on-write fault, and /proc/self/maps read again (20-40 us here) where the mappings
+// changed since the last patch (~150 us in all in a PVM guest, where a patched call saves
+// ~4 us over a trap), which the sites a program calls a few times while it starts never pay
+// back (python3 -c pass ran 23% slower patched than trapped).
 void TryPatchSite(uint64_t rip, uint64_t nr);
 
 }  // namespace snare::stub

@@ -202,8 +202,11 @@ extern "C" void StubSigsysHandler(int, KSiginfo* info, KUcontext* uc) {
       break;
   }
   uc->mc.rax = static_cast<uint64_t>(result);
-  // The sentry answered this site's call: its next ones may skip the signal.
-  if (!inproc && g_stub.header->patch) TryPatchSite(uc->mc.rip, nr);
+  if (!inproc && g_stub.header->patch) {
+    NoteMappingCall(nr);
+    // The sentry answered this site's call: its next ones may skip the signal.
+    TryPatchSite(uc->mc.rip, nr);
+  }
 
   Slot* now = CurrentSlot();
   if (now != slot) {
@@ -229,8 +232,9 @@ struct PatchedFrame {
 namespace {
 
 // The passthrough syscall a patched site asked for (readlink of /proc/self/exe answered as
-// the guest's own program, as the trap path does).
+// the guest's own program, and rt_sigaction fixed up, as the trap path does).
 int64_t RunPatched(uint64_t nr, const uint64_t (&args)[6]) {
+  if (nr == __NR_rt_sigaction) return SigactionFixed(args);
   int64_t result;
   // (The nr test here: no call on the path of every other patched call.)
   if ((nr != __NR_readlink && nr != __NR_readlinkat) || !ReadlinkSelfExe(nr, args, &result)) {
@@ -256,6 +260,7 @@ extern "C" int64_t StubPatchedCall(PatchedFrame* p) {
     const uint64_t t1 = Clock();
     const int64_t result = RunPatched(nr, args);
     const uint64_t t2 = Clock();
+    NoteMappingCall(nr);
     Count(slot, nr, result, t1 - t0, t2 - t1, Entry::kPatchedInStub);
     return result;
   }
@@ -270,6 +275,7 @@ extern "C" int64_t StubPatchedCall(PatchedFrame* p) {
     case systrap::kActionPassthrough:
       result = RunPatched(nr, args);
       t2 = Clock();
+      NoteMappingCall(nr);
       break;
     case systrap::kActionReturn:
       result = TakeReturned(f, reply);

@@ -1,0 +1,65 @@
+// Calls a `mov $nr, %eax; syscall; ret` site N times (argv[1]) from a file's text (a memfd,
+// mapped private and r-x: patchable), then unmaps it and calls the same bytes N times from
+// anonymous memory at the same address (never patchable): getppid (110) from the file,
+// getuid (102) from the anonymous copy. Prints "ok" when every call returned what glibc's
+// says, then "patched-file F" and "patched-anon A" (whether each site's `mov` became a `jmp`).
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace {
+
+constexpr size_t kPage = 4096;
+constexpr size_t kGetppidAt = 0, kGetuidAt = 16;
+
+// mov $nr, %eax; syscall; ret
+void PutSite(unsigned char* at, unsigned nr) {
+  const unsigned char code[] = {0xb8, static_cast<unsigned char>(nr), 0, 0, 0, 0x0f, 0x05, 0xc3};
+  memcpy(at, code, sizeof(code));
+}
+
+long Call(const unsigned char* site) { return reinterpret_cast<long (*)()>(site)(); }
+
+bool Patched(const unsigned char* site) { return site[0] == 0xe9; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const long n = argc > 1 ? atol(argv[1]) : 40;
+  unsigned char image[kPage];
+  memset(image, 0xcc, sizeof(image));
+  PutSite(image + kGetppidAt, 110);
+  PutSite(image + kGetuidAt, 102);
+  const int fd = memfd_create("remapped-site", 0);
+  if (fd < 0 || write(fd, image, sizeof(image)) != static_cast<ssize_t>(sizeof(image))) {
+    perror("memfd");
+    return 2;
+  }
+  void* mem = mmap(nullptr, kPage, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+  if (mem == MAP_FAILED) {
+    perror("mmap file");
+    return 2;
+  }
+  auto* site = static_cast<unsigned char*>(mem);
+  bool ok = true;
+  for (long i = 0; i < n; ++i) ok &= Call(site + kGetppidAt) == getppid();
+  const bool patched_file = Patched(site + kGetppidAt);
+
+  // The same address, now anonymous memory holding the same bytes.
+  munmap(mem, kPage);
+  void* anon =
+      mmap(mem, kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+  if (anon != mem) {
+    perror("mmap anonymous");
+    return 2;
+  }
+  memcpy(anon, image, sizeof(image));
+  mprotect(anon, kPage, PROT_READ | PROT_EXEC);
+  for (long i = 0; i < n; ++i) ok &= Call(site + kGetuidAt) == static_cast<long>(getuid());
+  printf("%s\npatched-file %d\npatched-anon %d\n", ok ? "ok" : "wrong results", patched_file,
+         Patched(site + kGetuidAt));
+  return 0;
+}
