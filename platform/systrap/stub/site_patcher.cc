@@ -149,7 +149,7 @@ bool ReadTextRanges() {
 
 // Whether addr lies in a private, file-backed mapping that is readable and executable and
 // not writable, as /proc/self/maps says: read again only after the process's mappings
-// changed (ForgetTextRanges), as a patch's own mprotects leave the ranges as they were.
+// changed (NoteMappingCall), as a patch's own mprotects leave the ranges as they were.
 bool InPrivateFileText(uint64_t addr) {
   const uint32_t generation = __atomic_load_n(&g_mappings_generation, __ATOMIC_ACQUIRE);
   if (!g_text_valid || g_text_generation != generation) {
