@@ -206,16 +206,15 @@ uint32_t SystrapMachine::RunningGuestThreads(bool* on_my_cpu, uint32_t* answered
   const int cpu = sched_getcpu();
   uint32_t running = 0;
   *on_my_cpu = false;
-  if (answered) *answered = 0;
+  *answered = 0;
   for (uint32_t i = 0; i < high; ++i) {
     const Slot* slot = SlotAt(region_.base(), i);
     if (Load(slot->state) != kSlotClaimed) continue;
-    if (Load(slot->depth) != 0) {
+    const uint32_t depth = Load(slot->depth);
+    if (depth != 0) {
       // Between the sentry's answer and the frame's close: running the call it was told to.
-      if (answered && Load(slot->depth) == 1 && !Load(slot->pending) &&
-          PhaseOf(Load(slot->frames[0].state)) == kFrameReply) {
-        ++*answered;
-      }
+      *answered +=
+          depth == 1 && !Load(slot->pending) && PhaseOf(Load(slot->frames[0].state)) == kFrameReply;
       continue;
     }
     ++running;
@@ -249,8 +248,10 @@ void SystrapMachine::Idle(std::vector<uint32_t>* gone) {
     if (shares_cpu && adaptive_) {
       const uint64_t now = util::MonotonicNs();
       bool on_my_cpu = false;
+      uint32_t answered = 0;
       spin = mover_.Rested(now) &&
-             RunningGuestThreads(&on_my_cpu) < static_cast<uint32_t>(mover_.allowed_cpus()) &&
+             RunningGuestThreads(&on_my_cpu, &answered) <
+                 static_cast<uint32_t>(mover_.allowed_cpus()) &&
              mover_.MoveOff(last_cpu_, now);
     }
     if (!spin && !shares_cpu && adaptive_) {

@@ -69,7 +69,7 @@ class SystrapMachine : public platform::Machine {
   // Claimed slots whose thread runs its own code: not in a trap, a call or a reply's wait.
   // *on_my_cpu: one of them made its latest request from the CPU the sentry is on.
   // *answered: the slots whose thread runs the call the sentry answered last.
-  uint32_t RunningGuestThreads(bool* on_my_cpu, uint32_t* answered = nullptr) const;
+  uint32_t RunningGuestThreads(bool* on_my_cpu, uint32_t* answered) const;
   // Answers the slot's depth-0 request (state word `first`) at once if its number is one to
   // pass unseen.
   bool PassUnseen(Slot* slot, uint32_t first);
