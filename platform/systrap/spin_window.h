@@ -8,7 +8,10 @@
 // guest threads would need every CPU the sentry may use (the spinner would take one from them).
 // A thread running a call the sentry just answered counts as running for the first
 // kAnsweredCallNs: most such calls (an mmap, a read of a cached file) return within it and trap
-// again soon, and a sentry that slept through one costs the next trap a wake-up.
+// again soon, and a sentry that slept through one costs the next trap a wake-up. A thread
+// loading a program (the guest before its first trap, or one whose answered call is an execve)
+// counts as running for up to kMaxNs, whatever the window: its first trap comes within a
+// millisecond or two, and waking for it cost up to 0.7 ms here (the first trap of every run).
 #ifndef SNARE_PLATFORM_SYSTRAP_SPIN_WINDOW_H_
 #define SNARE_PLATFORM_SYSTRAP_SPIN_WINDOW_H_
 
@@ -28,9 +31,11 @@ class SpinWindow {
 
   // The sentry found nothing to do at now_ns, after its fixed spin: the window starts.
   void Start(uint64_t now_ns) { start_ns_ = now_ns; }
-  // Whether to go on spinning at now_ns while `running` guest threads run their own code and
-  // `answered` ones run a call the sentry answered (a passthrough, in the kernel).
-  bool ShouldSpin(uint64_t now_ns, uint32_t running, uint32_t answered = 0) const;
+  // Whether to go on spinning at now_ns while `running` guest threads run their own code,
+  // `answered` ones run a call the sentry answered (a passthrough, in the kernel) and
+  // `loading` ones load a program.
+  bool ShouldSpin(uint64_t now_ns, uint32_t running, uint32_t answered = 0,
+                  uint32_t loading = 0) const;
   // The sentry slept after the window and woke at now_ns (a trap, or a periodic check).
   void Woke(uint64_t now_ns);
 

@@ -29,8 +29,33 @@ TEST(SpinWindowTest, AThreadRunningAnAnsweredCallCountsAsRunningForAWhile) {
   EXPECT_TRUE(w.ShouldSpin(t + 10 * kUs, 0, 1));
   // Past kAnsweredCallNs it is a call that blocks: the next trap is not near.
   EXPECT_FALSE(w.ShouldSpin(t + SpinWindow::kAnsweredCallNs, 0, 1));
-  // Two threads running and one in a call need every CPU between them.
-  EXPECT_FALSE(w.ShouldSpin(t + 10 * kUs, 1, 1));
+}
+
+TEST(SpinWindowTest, AThreadInACallLeavesTheSpinnerItsCpu) {
+  SpinWindow w(2);
+  const uint64_t t = 1'000'000 * kUs;
+  w.Start(t);
+  // gcc's driver waits in wait4 while cc1 computes: cc1's next call is the one to catch, and
+  // the waiting driver needs no CPU (this pair made the sentry sleep at every gcc call).
+  EXPECT_TRUE(w.ShouldSpin(t + 10 * kUs, 1, 1));
+  // Two threads running their own code need both CPUs, whatever the others do.
+  EXPECT_FALSE(w.ShouldSpin(t + 10 * kUs, 2, 1));
+}
+
+TEST(SpinWindowTest, AThreadLoadingAProgramKeepsTheSpinnerPastTheWindow) {
+  SpinWindow w(2);
+  const uint64_t t = 1'000'000 * kUs;
+  w.Start(t);
+  ASSERT_LT(SpinWindow::kInitialNs, SpinWindow::kMaxNs);
+  // The guest's start (or an execve's new program) traps within a millisecond or two.
+  EXPECT_TRUE(w.ShouldSpin(t + SpinWindow::kInitialNs + kUs, 0, 0, 1));
+  EXPECT_TRUE(w.ShouldSpin(t + SpinWindow::kMaxNs - 1, 0, 0, 1));
+  EXPECT_FALSE(w.ShouldSpin(t + SpinWindow::kMaxNs, 0, 0, 1));  // bounded like any spin
+  // A loader and a running thread need both CPUs.
+  EXPECT_FALSE(w.ShouldSpin(t + 10 * kUs, 1, 0, 1));
+  SpinWindow one(1);
+  one.Start(t);
+  EXPECT_FALSE(one.ShouldSpin(t + 10 * kUs, 0, 0, 1));
 }
 
 TEST(SpinWindowTest, OneCpuNeverSpins) {

@@ -181,7 +181,10 @@ bool SystrapMachine::CollectTraps(std::vector<platform::TrapSource>* ready) {
     if (request && !nested && PassUnseen(slot, first)) continue;
     ready->push_back({i, Load(slot->generation)});
   }
-  if (worked) idle_ = 0;
+  if (worked) {
+    idle_ = 0;
+    requested_ = true;
+  }
   return worked;
 }
 
@@ -201,24 +204,35 @@ bool SystrapMachine::PassUnseen(Slot* slot, uint32_t first) {
   return true;
 }
 
-uint32_t SystrapMachine::RunningGuestThreads(bool* on_my_cpu, uint32_t* answered) const {
+uint32_t SystrapMachine::RunningGuestThreads(bool* on_my_cpu, uint32_t* answered,
+                                             uint32_t* loading) const {
   const uint32_t high = SlotsHigh();
   const int cpu = sched_getcpu();
   uint32_t running = 0;
   *on_my_cpu = false;
   *answered = 0;
+  *loading = 0;
   for (uint32_t i = 0; i < high; ++i) {
     const Slot* slot = SlotAt(region_.base(), i);
     if (Load(slot->state) != kSlotClaimed) continue;
     const uint32_t depth = Load(slot->depth);
     if (depth != 0) {
       // Between the sentry's answer and the frame's close: running the call it was told to.
-      *answered +=
-          depth == 1 && !Load(slot->pending) && PhaseOf(Load(slot->frames[0].state)) == kFrameReply;
+      // (The number is the guest's to write: a lie only keeps the sentry spinning, bounded.)
+      if (depth == 1 && !Load(slot->pending) &&
+          PhaseOf(Load(slot->frames[0].state)) == kFrameReply) {
+        const uint32_t nr = Load(slot->frames[0].nr);
+        ++*(nr == __NR_execve || nr == __NR_execveat ? loading : answered);
+      }
       continue;
     }
     ++running;
-    *on_my_cpu |= cpu >= 0 && CpuOf(Load(slot->frames[0].state)) == static_cast<uint32_t>(cpu);
+    const uint32_t state = Load(slot->frames[0].state);  // idle: no request yet, no CPU
+    *on_my_cpu |= cpu >= 0 && state != kFrameIdle && CpuOf(state) == static_cast<uint32_t>(cpu);
+  }
+  if (!requested_) {  // the guest is still starting, its slot claimed or not
+    *loading += std::max(running, 1u);
+    running = 0;
   }
   return running;
 }
@@ -248,9 +262,9 @@ void SystrapMachine::Idle(std::vector<uint32_t>* gone) {
     if (shares_cpu && adaptive_) {
       const uint64_t now = util::MonotonicNs();
       bool on_my_cpu = false;
-      uint32_t answered = 0;
+      uint32_t answered = 0, loading = 0;
       spin = mover_.Rested(now) &&
-             RunningGuestThreads(&on_my_cpu, &answered) <
+             RunningGuestThreads(&on_my_cpu, &answered, &loading) <
                  static_cast<uint32_t>(mover_.allowed_cpus()) &&
              mover_.MoveOff(last_cpu_, now);
     }
@@ -264,9 +278,9 @@ void SystrapMachine::Idle(std::vector<uint32_t>* gone) {
         // A guest thread that runs on this CPU waits for the spinner to yield: sleep
         // instead, and let the scheduler run it here or move one of the two.
         bool on_my_cpu = false;
-        uint32_t answered = 0;
-        const uint32_t running = RunningGuestThreads(&on_my_cpu, &answered);
-        spinning_ = !on_my_cpu && window_.ShouldSpin(now, running, answered);
+        uint32_t answered = 0, loading = 0;
+        const uint32_t running = RunningGuestThreads(&on_my_cpu, &answered, &loading);
+        spinning_ = !on_my_cpu && window_.ShouldSpin(now, running, answered, loading);
       }
       spin = spinning_;
     }

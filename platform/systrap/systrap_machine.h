@@ -68,8 +68,9 @@ class SystrapMachine : public platform::Machine {
   void FindGone(std::vector<uint32_t>* gone) const;
   // Claimed slots whose thread runs its own code: not in a trap, a call or a reply's wait.
   // *on_my_cpu: one of them made its latest request from the CPU the sentry is on.
-  // *answered: the slots whose thread runs the call the sentry answered last.
-  uint32_t RunningGuestThreads(bool* on_my_cpu, uint32_t* answered) const;
+  // *answered: the slots whose thread runs the call the sentry answered last; *loading: those
+  // of them whose call is an execve (and the guest itself until its first request).
+  uint32_t RunningGuestThreads(bool* on_my_cpu, uint32_t* answered, uint32_t* loading) const;
   // Answers the slot's depth-0 request (state word `first`) at once if its number is one to
   // pass unseen.
   bool PassUnseen(Slot* slot, uint32_t first);
@@ -95,6 +96,7 @@ class SystrapMachine : public platform::Machine {
   const bool adaptive_;              // spin on after the fixed count (systrap, spinning, > 1 CPU)
   bool spinning_ = false;            // within the window, after the fixed spin
   uint32_t last_cpu_ = kCpuUnknown;  // of the latest request collected
+  bool requested_ = false;           // a request came: the guest's first program is loaded
   uint64_t sleeps_ = 0;
   std::vector<bool> pass_unseen_;        // by number (SetPassUnseen)
   std::vector<uint64_t> passed_unseen_;  // by number
