@@ -68,6 +68,19 @@ int Fail(const std::string& message, int status = 1) {
 // nobody empties) must not keep snare from exiting. Reports the lines lost, and publishes
 // a trace file.
 // *failed: the trace file asked for was not written.
+// Ends snare's process with the guest's status, its outputs flushed and nothing freed first:
+// running the destructors and exit handlers cost 0.4 ms of a 6 ms `snare run /bin/true` here
+// (the region's and the fibers' unmapping, the heap). Sanitized builds return instead, so
+// that LeakSanitizer still checks what the destructors free.
+void EndProcess(int status) {
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+  fflush(nullptr);
+  _exit(status);
+#else
+  (void)status;
+#endif
+}
+
 TraceSink::Result FinishTrace(TraceRelay* relay, TraceSink* sink, TraceOutput* output,
                               bool* failed) {
   using Clock = std::chrono::steady_clock;
@@ -291,6 +304,7 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
       if (status == 0) status = 1;
     }
   }
+  if (config.end_process) EndProcess(status);
   return status;
 }
 
