@@ -6,12 +6,13 @@
 // the spin per trap stays bounded. Nothing is spun when no guest thread runs its own code (every
 // one is blocked in a call or waiting for a reply: the next trap is not near), nor when the running
 // guest threads would need every CPU the sentry may use (the spinner would take one from them).
-// A thread running a call the sentry just answered counts as running for the first
-// kAnsweredCallNs: most such calls (an mmap, a read of a cached file) return within it and trap
-// again soon, and a sentry that slept through one costs the next trap a wake-up. A thread
+// A thread running a call the sentry just answered is a reason to spin for the first
+// kAnsweredCallNs (most such calls, an mmap or a read of a cached file, return within it and
+// trap again soon, and a sentry that slept through one costs the next trap a wake-up), but
+// never one that needs a CPU: a thread in a call mostly waits (gcc's driver in wait4). A thread
 // loading a program (the guest before its first trap, or one whose answered call is an execve)
 // counts as running for up to kMaxNs, whatever the window: its first trap comes within a
-// millisecond or two, and waking for it cost up to 0.7 ms here (the first trap of every run).
+// millisecond or two, and waking for it cost up to 0.7 ms here.
 #ifndef SNARE_PLATFORM_SYSTRAP_SPIN_WINDOW_H_
 #define SNARE_PLATFORM_SYSTRAP_SPIN_WINDOW_H_
 
