@@ -116,12 +116,14 @@ TEST(PatchTest, SitesAtEveryOffsetArePatchedWhileThreadsRunThem) {
   EXPECT_GT(run.stats.value("patched_calls", 0), 0) << run.Describe();
 }
 
-// Only file-backed text is patched, and the patcher forgets what /proc/self/maps said once
-// the guest maps or unmaps memory: the same bytes at the same address, now anonymous, stay.
+// Only file-backed text is patched, and the patcher forgets what /proc/self/maps said where
+// the guest maps over or unmaps it: the same bytes at the same address, now anonymous, stay;
+// and text the guest maps elsewhere later is found and patched.
 TEST(PatchTest, AnonymousCodeWhereAFileWasIsNotPatched) {
   auto run = SnaredGuest("remapped_site_guest", {"40"}, {"--patch"});
   ASSERT_EQ(run.result.status, 0) << run.Describe();
-  EXPECT_EQ(run.result.stdout_data, "ok\npatched-file 1\npatched-anon 0\n") << run.Describe();
+  EXPECT_EQ(run.result.stdout_data, "ok\npatched-file 1\npatched-anon 0\npatched-later 1\n")
+      << run.Describe();
 }
 
 TEST(PatchTest, ADenyHoldsAtThePatchedSite) {

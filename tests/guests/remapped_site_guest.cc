@@ -1,8 +1,10 @@
 // Calls a `mov $nr, %eax; syscall; ret` site N times (argv[1]) from a file's text (a memfd,
 // mapped private and r-x: patchable), then unmaps it and calls the same bytes N times from
-// anonymous memory at the same address (never patchable): getppid (110) from the file,
-// getuid (102) from the anonymous copy. Prints "ok" when every call returned what glibc's
-// says, then "patched-file F" and "patched-anon A" (whether each site's `mov` became a `jmp`).
+// anonymous memory at the same address (never patchable), then N times from a second file
+// mapped after that, where the patcher's cached ranges have never seen text: getppid (110)
+// from the file, getuid (102) from the anonymous copy, getgid (104) from the later file.
+// Prints "ok" when every call returned what glibc's says, then "patched-file F",
+// "patched-anon A" and "patched-later L" (whether each site's `mov` became a `jmp`).
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -13,7 +15,7 @@
 namespace {
 
 constexpr size_t kPage = 4096;
-constexpr size_t kGetppidAt = 0, kGetuidAt = 16;
+constexpr size_t kGetppidAt = 0, kGetuidAt = 16, kGetgidAt = 32;
 
 // mov $nr, %eax; syscall; ret
 void PutSite(unsigned char* at, unsigned nr) {
@@ -33,6 +35,7 @@ int main(int argc, char** argv) {
   memset(image, 0xcc, sizeof(image));
   PutSite(image + kGetppidAt, 110);
   PutSite(image + kGetuidAt, 102);
+  PutSite(image + kGetgidAt, 104);
   const int fd = memfd_create("remapped-site", 0);
   if (fd < 0 || write(fd, image, sizeof(image)) != static_cast<ssize_t>(sizeof(image))) {
     perror("memfd");
@@ -59,7 +62,23 @@ int main(int argc, char** argv) {
   memcpy(anon, image, sizeof(image));
   mprotect(anon, kPage, PROT_READ | PROT_EXEC);
   for (long i = 0; i < n; ++i) ok &= Call(site + kGetuidAt) == static_cast<long>(getuid());
-  printf("%s\npatched-file %d\npatched-anon %d\n", ok ? "ok" : "wrong results", patched_file,
-         Patched(site + kGetuidAt));
+  const bool patched_anon = Patched(site + kGetuidAt);
+
+  // Text that appears after the patcher last read the maps, away from every range it read.
+  const int later_fd = memfd_create("later-site", 0);
+  if (later_fd < 0 ||
+      write(later_fd, image, sizeof(image)) != static_cast<ssize_t>(sizeof(image))) {
+    perror("memfd");
+    return 2;
+  }
+  void* later = mmap(nullptr, kPage, PROT_READ | PROT_EXEC, MAP_PRIVATE, later_fd, 0);
+  if (later == MAP_FAILED) {
+    perror("mmap later file");
+    return 2;
+  }
+  auto* later_site = static_cast<unsigned char*>(later);
+  for (long i = 0; i < n; ++i) ok &= Call(later_site + kGetgidAt) == static_cast<long>(getgid());
+  printf("%s\npatched-file %d\npatched-anon %d\npatched-later %d\n", ok ? "ok" : "wrong results",
+         patched_file, patched_anon, Patched(later_site + kGetgidAt));
   return 0;
 }

@@ -46,7 +46,8 @@ uint32_t g_lock = 0;
 char g_maps[128 * 1024];
 const char kMapsPath[] = "/proc/self/maps";
 
-// The private file-backed text ranges as /proc/self/maps listed them at g_text_generation.
+// The private file-backed text ranges as /proc/self/maps listed them when last read (all
+// g_text* under g_lock).
 struct TextRange {
   uint64_t start, end;
 };
@@ -54,9 +55,24 @@ constexpr int kTextRanges = 512;
 TextRange g_text[kTextRanges];
 int g_text_count = 0;
 bool g_text_valid = false;
-uint32_t g_text_generation = 0;
-// Moved on after every call that maps, unmaps or reprotects memory.
-uint32_t g_mappings_generation = 0;
+// A call since the last read mapped or reprotected memory outside every cached range: new
+// text may be there, so a site found in no range reads the maps again before it is refused.
+bool g_text_may_grow = false;
+
+// The ranges the guest's mapping calls changed, in the order they were noted, in a ring
+// that NoteMappingCall writes from any thread and InPrivateFileText reads under g_lock. Each
+// entry is a seqlock: `seq` is 0 while it is written, then its claim number plus 1; a reader
+// that finds another value (a slow writer, or one claim overwriting an older) reads the maps
+// again, as it does for a claim the ring no longer holds.
+struct MappingChange {
+  uint64_t start, end;
+  uint64_t seq;
+};
+constexpr uint32_t kMappingChanges = 64;
+constexpr uint64_t kUnknownEnd = ~uint64_t{0};  // [0, kUnknownEnd): the range is not known
+MappingChange g_changes[kMappingChanges];
+uint64_t g_changes_claimed = 0;
+uint64_t g_changes_checked = 0;  // under g_lock: the claims InPrivateFileText has checked
 
 bool Near(uint64_t a, uint64_t b) {
   const int64_t d = static_cast<int64_t>(a - b);
@@ -147,20 +163,60 @@ bool ReadTextRanges() {
   return true;
 }
 
-// Whether addr lies in a private, file-backed mapping that is readable and executable and
-// not writable, as /proc/self/maps says: read again only after the process's mappings
-// changed (NoteMappingCall), as a patch's own mprotects leave the ranges as they were.
-bool InPrivateFileText(uint64_t addr) {
-  const uint32_t generation = __atomic_load_n(&g_mappings_generation, __ATOMIC_ACQUIRE);
-  if (!g_text_valid || g_text_generation != generation) {
-    g_text_valid = ReadTextRanges();
-    g_text_generation = generation;
-    if (!g_text_valid) return false;
-  }
+bool InTextRanges(uint64_t addr) {
   for (int i = 0; i < g_text_count; ++i) {
     if (addr >= g_text[i].start && addr < g_text[i].end) return true;
   }
   return false;
+}
+
+bool OverlapsTextRanges(uint64_t start, uint64_t end) {
+  for (int i = 0; i < g_text_count; ++i) {
+    if (start < g_text[i].end && g_text[i].start < end) return true;
+  }
+  return false;
+}
+
+// Checks the mapping calls noted since the last look: false if the cached ranges may no
+// longer hold (a change over one of them, or one that cannot be read back whole).
+bool CachedRangesStillHold() {
+  const uint64_t claimed = __atomic_load_n(&g_changes_claimed, __ATOMIC_ACQUIRE);
+  if (claimed - g_changes_checked > kMappingChanges) return false;
+  for (uint64_t n = g_changes_checked; n != claimed; ++n) {
+    const MappingChange& c = g_changes[n % kMappingChanges];
+    if (__atomic_load_n(&c.seq, __ATOMIC_ACQUIRE) != n + 1) return false;
+    const uint64_t start = __atomic_load_n(&c.start, __ATOMIC_RELAXED);
+    const uint64_t end = __atomic_load_n(&c.end, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&c.seq, __ATOMIC_RELAXED) != n + 1) return false;
+    if (OverlapsTextRanges(start, end)) return false;
+    g_text_may_grow = true;
+  }
+  return true;
+}
+
+bool ReadTextRangesNow() {
+  // Every claim so far is a call that has returned: the maps read below show its change.
+  g_changes_checked = __atomic_load_n(&g_changes_claimed, __ATOMIC_ACQUIRE);
+  g_text_may_grow = false;
+  g_text_valid = ReadTextRanges();
+  return g_text_valid;
+}
+
+// Whether addr lies in a private, file-backed mapping that is readable and executable and
+// not writable, as /proc/self/maps says: read again only where a mapping call since the last
+// read changed memory over a cached range, or may have added the range addr lies in (a
+// patch's own mprotects leave the ranges as they were, and are not noted). python3 -c pass
+// maps memory between its two patches: it read the maps three times where once does.
+bool InPrivateFileText(uint64_t addr) {
+  if (!g_text_valid || !CachedRangesStillHold()) {
+    if (!ReadTextRangesNow()) return false;
+  } else {
+    g_changes_checked = __atomic_load_n(&g_changes_claimed, __ATOMIC_ACQUIRE);
+  }
+  if (InTextRanges(addr)) return true;
+  if (!g_text_may_grow || !ReadTextRangesNow()) return false;
+  return InTextRanges(addr);
 }
 
 // The patcher's own calls run from stub text under the guest's policy: patch only where
@@ -392,21 +448,37 @@ bool Patchable(uint64_t nr) {
   }
 }
 
-void NoteMappingCall(uint64_t nr) {
+void NoteMappingCall(uint64_t nr, const uint64_t (&args)[6], int64_t result) {
+  uint64_t start = 0, end = kUnknownEnd;
   switch (nr) {
     case __NR_mmap:
+      if (result >= 0 || result < -4095) {  // a failed MAP_FIXED may have unmapped: unknown
+        start = static_cast<uint64_t>(result);
+        end = start + ((args[1] + kPage - 1) & ~(kPage - 1));
+      }
+      break;
     case __NR_munmap:
     case __NR_mprotect:
     case __NR_pkey_mprotect:
+      start = args[0] & ~(kPage - 1);
+      end = args[0] + ((args[1] + kPage - 1) & ~(kPage - 1));
+      break;
     case __NR_mremap:
     case __NR_remap_file_pages:
     case __NR_shmat:
     case __NR_shmdt:
-      __atomic_fetch_add(&g_mappings_generation, 1u, __ATOMIC_RELEASE);
       break;
     default:
-      break;
+      return;
   }
+  if (end <= start) start = 0, end = kUnknownEnd;  // wrapped, or empty: assume the worst
+  const uint64_t claim = __atomic_fetch_add(&g_changes_claimed, uint64_t{1}, __ATOMIC_ACQ_REL);
+  MappingChange& c = g_changes[claim % kMappingChanges];
+  __atomic_store_n(&c.seq, uint64_t{0}, __ATOMIC_RELAXED);
+  __atomic_thread_fence(__ATOMIC_RELEASE);
+  __atomic_store_n(&c.start, start, __ATOMIC_RELAXED);
+  __atomic_store_n(&c.end, end, __ATOMIC_RELAXED);
+  __atomic_store_n(&c.seq, claim + 1, __ATOMIC_RELEASE);
 }
 
 void TryPatchSite(uint64_t rip, uint64_t nr) {

@@ -20,17 +20,19 @@ namespace snare::stub {
 // takes the trap's own fixup, SigactionFixed).
 bool Patchable(uint64_t nr);
 
-// After a call `nr` of the guest's has run: one that maps, unmaps or reprotects memory makes
-// the patcher read /proc/self/maps again before its next patch.
-void NoteMappingCall(uint64_t nr);
+// After a call `nr` of the guest's has run (with args, giving result): one that maps, unmaps
+// or reprotects memory is noted with the range it changed (or as unknown), and the patcher
+// reads /proc/self/maps again before its next patch if that range meets a cached text range,
+// or if a site it finds in none may lie in it.
+void NoteMappingCall(uint64_t nr, const uint64_t (&args)[6], int64_t result);
 
 // Counts a trap at the site that ends at `rip` (just after its `syscall`) for `nr`, and at
 // its header->patch-th patches it, if it has the pattern and a trampoline fits within reach;
 // otherwise remembers not to try again. Not at the first: a patch takes three mprotects and a
-// copy-on-write fault, and /proc/self/maps read again (20-40 us here) where the mappings
-// changed since the last patch (~150 us in all in a PVM guest, where a patched call saves
-// ~4 us over a trap), which the sites a program calls a few times while it starts never pay
-// back (python3 -c pass ran 23% slower patched than trapped).
+// copy-on-write fault, and /proc/self/maps read again (20-40 us here) where a mapping call
+// since the last read changed a cached range, or may have added the site's (~150 us in all in a PVM
+// guest, where a patched call saves ~4 us over a trap), which the sites a program calls a few times
+// while it starts never pay back (python3 -c pass ran 23% slower patched than trapped).
 void TryPatchSite(uint64_t rip, uint64_t nr);
 
 }  // namespace snare::stub

@@ -203,7 +203,7 @@ extern "C" void StubSigsysHandler(int, KSiginfo* info, KUcontext* uc) {
   }
   uc->mc.rax = static_cast<uint64_t>(result);
   if (!inproc && g_stub.header->patch) {
-    NoteMappingCall(nr);
+    NoteMappingCall(nr, args, result);
     // The sentry answered this site's call: its next ones may skip the signal.
     TryPatchSite(uc->mc.rip, nr);
   }
@@ -260,7 +260,7 @@ extern "C" int64_t StubPatchedCall(PatchedFrame* p) {
     const uint64_t t1 = Clock();
     const int64_t result = RunPatched(nr, args);
     const uint64_t t2 = Clock();
-    NoteMappingCall(nr);
+    NoteMappingCall(nr, args, result);
     Count(slot, nr, result, t1 - t0, t2 - t1, Entry::kPatchedInStub);
     return result;
   }
@@ -275,7 +275,7 @@ extern "C" int64_t StubPatchedCall(PatchedFrame* p) {
     case systrap::kActionPassthrough:
       result = RunPatched(nr, args);
       t2 = Clock();
-      NoteMappingCall(nr);
+      NoteMappingCall(nr, args, result);
       break;
     case systrap::kActionReturn:
       result = TakeReturned(f, reply);
