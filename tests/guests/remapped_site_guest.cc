@@ -27,6 +27,21 @@ long Call(const unsigned char* site) { return reinterpret_cast<long (*)()>(site)
 
 bool Patched(const unsigned char* site) { return site[0] == 0xe9; }
 
+// The page `image` as a file's text (a memfd mapped private and r-x), or null.
+unsigned char* MapFileText(const char* name, const unsigned char* image) {
+  const int fd = memfd_create(name, 0);
+  if (fd < 0 || write(fd, image, kPage) != static_cast<ssize_t>(kPage)) {
+    perror("memfd");
+    return nullptr;
+  }
+  void* mem = mmap(nullptr, kPage, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+  if (mem == MAP_FAILED) {
+    perror("mmap file");
+    return nullptr;
+  }
+  return static_cast<unsigned char*>(mem);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -36,17 +51,9 @@ int main(int argc, char** argv) {
   PutSite(image + kGetppidAt, 110);
   PutSite(image + kGetuidAt, 102);
   PutSite(image + kGetgidAt, 104);
-  const int fd = memfd_create("remapped-site", 0);
-  if (fd < 0 || write(fd, image, sizeof(image)) != static_cast<ssize_t>(sizeof(image))) {
-    perror("memfd");
-    return 2;
-  }
-  void* mem = mmap(nullptr, kPage, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
-  if (mem == MAP_FAILED) {
-    perror("mmap file");
-    return 2;
-  }
-  auto* site = static_cast<unsigned char*>(mem);
+  unsigned char* site = MapFileText("remapped-site", image);
+  if (!site) return 2;
+  void* mem = site;
   bool ok = true;
   for (long i = 0; i < n; ++i) ok &= Call(site + kGetppidAt) == getppid();
   const bool patched_file = Patched(site + kGetppidAt);
@@ -65,18 +72,8 @@ int main(int argc, char** argv) {
   const bool patched_anon = Patched(site + kGetuidAt);
 
   // Text that appears after the patcher last read the maps, away from every range it read.
-  const int later_fd = memfd_create("later-site", 0);
-  if (later_fd < 0 ||
-      write(later_fd, image, sizeof(image)) != static_cast<ssize_t>(sizeof(image))) {
-    perror("memfd");
-    return 2;
-  }
-  void* later = mmap(nullptr, kPage, PROT_READ | PROT_EXEC, MAP_PRIVATE, later_fd, 0);
-  if (later == MAP_FAILED) {
-    perror("mmap later file");
-    return 2;
-  }
-  auto* later_site = static_cast<unsigned char*>(later);
+  unsigned char* later_site = MapFileText("later-site", image);
+  if (!later_site) return 2;
   for (long i = 0; i < n; ++i) ok &= Call(later_site + kGetgidAt) == static_cast<long>(getgid());
   printf("%s\npatched-file %d\npatched-anon %d\npatched-later %d\n", ok ? "ok" : "wrong results",
          patched_file, patched_anon, Patched(later_site + kGetgidAt));
