@@ -126,8 +126,8 @@ std::expected<void, ParseExit> ParseRunArgsInto(const std::vector<std::string>& 
   app.add_flag("--patch,!--no-patch", patch,
                "systrap (on by default; --no-patch: every call takes the signal): after a "
                "few traps at a `mov $nr, %eax; syscall` site, rewrite it to enter the stub "
-               "without a signal (same policy; file I/O, getter, memory and sigaction calls only; "
-               "see --all-to-sentry)");
+               "without a signal (same policy; file and socket I/O, getter, memory, sleep and "
+               "sigaction calls only; see --all-to-sentry)");
   bool all_to_sentry = false;
   app.add_flag("--all-to-sentry", all_to_sentry,
                "patched calls ask the sentry too, which decides and counts each (as gVisor's "

@@ -2,13 +2,16 @@
 // aligned 16-byte block, called by THREADS threads (argv[2]) N times each (argv[1]) at once:
 // the sites a patcher must rewrite while other threads run them. Prints "ok" when every call
 // returned the parent's pid (else each bad result and its site), then "patched MASK": bit k
-// set when site k's first byte is now a `jmp` (0xe9), read from the guest's own text.
+// set when site k's first byte is now a `jmp` (0xe9), read from the guest's own text; and, when
+// site 15 is patched, "torn getppid" when its `syscall` entered with the jump's rel32 in %eax
+// (a thread caught mid-patch) still made the site's call (else "torn RESULT").
 #include <pthread.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #define SITE(k)             \
   ".p2align 4\n"            \
@@ -22,16 +25,18 @@
   "syscall\n"               \
   "ret\n"
 
-// Each function starts on a 16-byte boundary; its `mov` sits k bytes in (k one-byte nops).
-__asm__(".text\n" SITE(0) SITE(1) SITE(2) SITE(3) SITE(4) SITE(5) SITE(6) SITE(7) SITE(8) SITE(9)
-            SITE(10) SITE(11) SITE(12) SITE(13) SITE(14) SITE(15));
+// Each function starts on a 16-byte boundary; its `mov` sits k bytes in (k one-byte nops). The
+// 256 bytes start on a 256-byte boundary: no site's `mov` and `syscall` lie on two pages.
+__asm__(".text\n.p2align 8\n" SITE(0) SITE(1) SITE(2) SITE(3) SITE(4) SITE(5) SITE(6) SITE(7)
+            SITE(8) SITE(9) SITE(10) SITE(11) SITE(12) SITE(13) SITE(14) SITE(15));
 
 extern "C" {
 #define DECLARE(k) long aligned_site_##k();
 DECLARE(0)
 DECLARE(1)
-DECLARE(2) DECLARE(3) DECLARE(4) DECLARE(5) DECLARE(6) DECLARE(7) DECLARE(8) DECLARE(9) DECLARE(10)
-    DECLARE(11) DECLARE(12) DECLARE(13) DECLARE(14) DECLARE(15)
+DECLARE(2)
+DECLARE(3) DECLARE(4) DECLARE(5) DECLARE(6) DECLARE(7) DECLARE(8) DECLARE(9) DECLARE(10) DECLARE(11)
+    DECLARE(12) DECLARE(13) DECLARE(14) DECLARE(15)
 }
 
 namespace {
@@ -86,5 +91,20 @@ int main(int argc, char** argv) {
     if (*mov == 0xe9) mask |= 1u << k;
   }
   printf("ok\npatched %#x\n", mask);
+  // A thread the patcher caught between its two writes at site 15 (the `mov`'s old opcode
+  // fetched with the new immediate, the jump's rel32) reaches the `syscall` with the rel32 in
+  // %eax. Done here on purpose, by jumping to the `syscall` itself: the call must still be the
+  // site's own getppid.
+  if (mask & 0x8000) {
+    const unsigned char* mov = reinterpret_cast<const unsigned char*>(kSites[15]) + 15;
+    unsigned rel32;
+    __builtin_memcpy(&rel32, mov + 1, 4);
+    long r;
+    __asm__ volatile("call *%[at]"
+                     : "=a"(r)
+                     : [at] "r"(mov + 5), "a"(static_cast<long>(rel32))
+                     : "rcx", "r11", "memory");
+    printf("torn %s\n", r == g_parent ? "getppid" : std::to_string(r).c_str());
+  }
   return 0;
 }

@@ -25,6 +25,8 @@ constexpr uint64_t kFirstTrampoline = 32;  // the page starts with StubPatchedEn
 constexpr int64_t kReach = (int64_t{1} << 31) - 2 * kPage;
 constexpr int kArenas = 32;
 constexpr int kSiteRecords = 2048;
+// Above every call number (and abi::kSyscallLimit): see Patch.
+constexpr uint32_t kLowestTornNumber = 0x10000;
 
 struct Arena {
   uint64_t page;
@@ -258,9 +260,11 @@ uint64_t Trampoline(uint64_t site) {
       continue;
     }
     *reinterpret_cast<uint64_t*>(page) = reinterpret_cast<uint64_t>(&StubPatchedEntry);
-    Arena& a = g_arenas[g_arena_count++];
+    Arena& a = g_arenas[g_arena_count];
     a.page = static_cast<uint64_t>(page);
     a.used = kFirstTrampoline + kTrampolineSize;
+    // Published after its page: SyscallOfTornSite reads the arenas from other threads' traps.
+    __atomic_store_n(&g_arena_count, g_arena_count + 1, __ATOMIC_RELEASE);
     return a.page + kFirstTrampoline;
   }
   return 0;
@@ -330,6 +334,21 @@ bool SyncCores() {
 // The `mov` at `site` becomes `jmp rel32` (`jmp` byte `e9` in `code`, then rel32).
 bool WriteJump(uint64_t site, const uint8_t (&old)[5], const uint8_t (&code)[5]) {
   if ((site & 15) <= 11) return SwapBytes(site, old, code, 5);
+  if ((site & 15) == 15) {
+    // Only the opcode byte lies in the first block, and no `jmp .` fits there to park threads
+    // on: write the rel32 over the `mov`'s immediate first. A thread that fetches the old
+    // opcode with it moves the rel32 into %eax and traps at the `syscall` with that number,
+    // which the trap handler maps back (SyscallOfTornSite); then the opcode.
+    if (Sys(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0) != 0 ||
+        !SwapBytes(site + 1, old + 1, code + 1, 4)) {
+      return false;
+    }
+    if (!SyncCores()) {
+      SwapBytes(site + 1, code + 1, old + 1, 4);
+      return false;
+    }
+    return SwapBytes(site, old, code, 1);
+  }
   // The 5 bytes cross an aligned 16-byte block, so no one store writes them. As Linux's
   // text_poke_bp does with int3, park arriving threads first, here on a `jmp .` in the first
   // two bytes; then write the rest, and last the first two.
@@ -361,18 +380,22 @@ bool Patch(uint64_t site, uint32_t nr) {
   memcpy(&imm, code + 1, 4);
   if (code[0] != 0xb8 || imm != nr || code[5] != 0x0f || code[6] != 0x05) return false;
   if (site >= systrap::kStubBase && site < systrap::kStubBase + systrap::kStubReserve) return false;
-  // Across a 16-byte block the jump takes membarrier, and its first two bytes must share one.
-  if ((site & 15) > 11 && ((site & 15) == 15 || !PolicyPasses(__NR_membarrier))) return false;
+  // Across a 16-byte block the jump takes membarrier.
+  if ((site & 15) > 11 && !PolicyPasses(__NR_membarrier)) return false;
   if (!InPrivateFileText(site)) return false;
   const uint64_t t = Trampoline(site);
   if (!t) return false;
+  const int32_t rel =
+      static_cast<int32_t>(static_cast<int64_t>(t) - static_cast<int64_t>(site + 5));
+  // At a block's last byte the rel32 is briefly a `mov`'s immediate (WriteJump): as a call
+  // number it must be none the kernel's filter lets through or sends on, nor one the stub
+  // could take for a real call.
+  if ((site & 15) == 15 && static_cast<uint32_t>(rel) < kLowestTornNumber) return false;
   WriteTrampoline(t, nr, site + 7);
   Sys(__NR_mprotect, t & ~(kPage - 1), kPage, PROT_READ | PROT_EXEC);
 
   const uint64_t page = site & ~(kPage - 1);
   if (Sys(__NR_mprotect, page, kPage, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) return false;
-  const int32_t rel =
-      static_cast<int32_t>(static_cast<int64_t>(t) - static_cast<int64_t>(site + 5));
   uint8_t old[5], jump[5] = {0xe9};
   memcpy(old, code, 5);
   memcpy(jump + 1, &rel, 4);
@@ -440,8 +463,48 @@ bool Patchable(uint64_t nr) {
     case __NR_chdir:
     case __NR_fchdir:
     case __NR_dup:
+    case __NR_dup2:
+    case __NR_dup3:
     case __NR_pipe2:
     case __NR_rt_sigaction:
+    case __NR_fchown:
+    case __NR_fchownat:
+    case __NR_fchmod:
+    case __NR_fchmodat:
+    case __NR_chmod:
+    case __NR_utimensat:
+    case __NR_flock:
+    case __NR_fstatfs:
+    case __NR_statfs:
+    case __NR_preadv:
+    case __NR_pwritev:
+    case __NR_truncate:
+    case __NR_fallocate:
+    case __NR_fadvise64:
+    case __NR_rmdir:
+    case __NR_symlink:
+    case __NR_symlinkat:
+    case __NR_link:
+    case __NR_linkat:
+    case __NR_sendfile:
+    case __NR_copy_file_range:
+    case __NR_epoll_wait:
+    case __NR_epoll_ctl:
+    case __NR_select:
+    case __NR_accept:
+    case __NR_accept4:
+    case __NR_recvmsg:
+    case __NR_sendmsg:
+    case __NR_shutdown:
+    case __NR_getsockopt:
+    case __NR_setsockopt:
+    case __NR_getsockname:
+    case __NR_getpeername:
+    case __NR_bind:
+    case __NR_listen:
+    case __NR_sched_yield:
+    case __NR_nanosleep:
+    case __NR_clock_nanosleep:
       return true;
     default:
       return false;
@@ -498,6 +561,28 @@ void TryPatchSite(uint64_t rip, uint64_t nr) {
     r->failed = 1;
   }
   __atomic_store_n(&g_lock, 0u, __ATOMIC_RELEASE);
+}
+
+uint64_t SyscallOfTornSite(uint64_t rip, uint64_t nr) {
+  if (nr < kLowestTornNumber || nr > 0xffffffffu) return nr;
+  // The number is the rel32 from the `syscall` to the site's trampoline; the trampoline, one
+  // the patcher wrote, holds the site's number and returns to `rip`.
+  const uint64_t t =
+      rip - 2 + static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(nr)));
+  const int arenas = __atomic_load_n(&g_arena_count, __ATOMIC_ACQUIRE);
+  for (int i = 0; i < arenas && i < kArenas; ++i) {
+    const uint64_t page = __atomic_load_n(&g_arenas[i].page, __ATOMIC_RELAXED);
+    if (t < page + kFirstTrampoline || t + kTrampolineSize > page + kPage ||
+        (t - page) % kTrampolineSize != 0) {
+      continue;
+    }
+    uint32_t site_nr;
+    uint64_t back;
+    memcpy(&site_nr, reinterpret_cast<const void*>(t + 6), 4);
+    memcpy(&back, reinterpret_cast<const void*>(t + 12), 8);
+    return back == rip && Patchable(site_nr) ? site_nr : nr;
+  }
+  return nr;
 }
 
 }  // namespace snare::stub

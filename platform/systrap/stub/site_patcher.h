@@ -35,6 +35,11 @@ void NoteMappingCall(uint64_t nr, const uint64_t (&args)[6], int64_t result);
 // while it starts never pay back (python3 -c pass ran 23% slower patched than trapped).
 void TryPatchSite(uint64_t rip, uint64_t nr);
 
+// The call a trap at `rip` (just after a `syscall`) with number `nr` stands for: a site's
+// own where a thread ran its `mov` while the patcher rewrote it at a block's last byte (the
+// number then is the jump's rel32, see Patch), else `nr` itself.
+uint64_t SyscallOfTornSite(uint64_t rip, uint64_t nr);
+
 }  // namespace snare::stub
 
 #endif  // SNARE_PLATFORM_SYSTRAP_STUB_SITE_PATCHER_H_

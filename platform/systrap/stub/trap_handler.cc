@@ -147,7 +147,7 @@ extern "C" void StubSigsysHandler(int, KSiginfo* info, KUcontext* uc) {
   if (info->si_code != kSysSeccomp) DieBySigsys();  // a SIGSYS the guest sent: SIG_DFL
   Slot* slot = CurrentSlot();
   if (!slot) Fatal("syscall trapped on a thread without a slot");
-  const uint64_t nr = static_cast<uint32_t>(info->syscall);
+  const uint64_t nr = SyscallOfTornSite(uc->mc.rip, static_cast<uint32_t>(info->syscall));
   const uint64_t args[6] = {uc->mc.rdi, uc->mc.rsi, uc->mc.rdx, uc->mc.r10, uc->mc.r8, uc->mc.r9};
   uint32_t depth;
   Frame* f = OpenFrame(slot, &depth, nr, args);
