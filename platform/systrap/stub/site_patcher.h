@@ -7,7 +7,10 @@
 // trap, and the kernel checks its re-issued call against the stub-range policy, so patching
 // changes the cost, not the policy. The patch lives in the (copy-on-write) code page: munmap,
 // mremap and exec drop it, fork shares it. A `mov` across an aligned 16-byte block is
-// rewritten in three steps around a parking `jmp .`, with membarrier(SYNC_CORE) between.
+// rewritten in three steps around a parking `jmp .`, with membarrier(SYNC_CORE) between; one
+// that starts on a block's last byte in two (rel32, then opcode; SyscallOfTornSite). glibc's
+// read() fast path (`cmpb; je; xor %eax, %eax; syscall`, no `mov`) is entered at its `cmpb`,
+// which the trampoline repeats.
 #ifndef SNARE_PLATFORM_SYSTRAP_STUB_SITE_PATCHER_H_
 #define SNARE_PLATFORM_SYSTRAP_STUB_SITE_PATCHER_H_
 
