@@ -3,8 +3,8 @@
 // the patcher enters at its `cmpb`. MODE (argv[2]) "alone": the reads run with no other
 // thread, then a second thread starts and makes N more (glibc now takes its multi-threaded
 // path, through the `je` of the patched site's trampoline); "crowded": a second thread is
-// alive, blocked, through all N (the fast path never runs). Prints "ok COUNT" when every read returned its byte, else
-// "bad COUNT".
+// alive, blocked, through all N (the fast path never runs). Prints "ok COUNT" when every read
+// returned its byte, else "bad COUNT".
 #include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
