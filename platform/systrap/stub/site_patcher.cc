@@ -434,15 +434,21 @@ bool IsGlibcReadSite(uint64_t rip) {
          c[10] == 0xc0 && c[11] == 0x0f && c[12] == 0x05;
 }
 
+// What the read site at `site` compares (__libc_single_threaded) and where its `je` goes.
+uint64_t GlibcReadFlag(uint64_t site) {
+  int32_t disp;
+  memcpy(&disp, reinterpret_cast<const void*>(site + 2), 4);
+  return site + 7 + static_cast<uint64_t>(static_cast<int64_t>(disp));
+}
+uint64_t GlibcReadSlowPath(uint64_t site) {
+  const int8_t rel = static_cast<int8_t>(reinterpret_cast<const uint8_t*>(site)[8]);
+  return site + 9 + static_cast<uint64_t>(static_cast<int64_t>(rel));
+}
+
 // The trampoline for glibc's read: the `cmpb` and `je` again (their targets moved here), then
 // what WriteTrampoline writes for read.
 void WriteReadTrampoline(uint64_t t, uint64_t site, uint64_t back) {
-  const uint8_t* code = reinterpret_cast<const uint8_t*>(site);
-  int32_t disp;
-  memcpy(&disp, code + 2, 4);
-  const uint64_t flag = site + 7 + static_cast<uint64_t>(static_cast<int64_t>(disp));
-  const uint64_t slow =
-      site + 9 + static_cast<uint64_t>(static_cast<int64_t>(static_cast<int8_t>(code[8])));
+  const uint64_t flag = GlibcReadFlag(site), slow = GlibcReadSlowPath(site);
   uint8_t* p = reinterpret_cast<uint8_t*>(t);
   const auto rel_from = [](uint64_t to, uint64_t next) {
     return static_cast<int32_t>(static_cast<int64_t>(to) - static_cast<int64_t>(next));
@@ -482,8 +488,12 @@ bool PatchGlibcRead(uint64_t rip) {
   if ((site & 15) > 11 || !IsGlibcReadSite(rip) || !InPrivateFileText(site)) return false;
   const uint64_t t = Trampoline(site, kReadTrampolineSize);
   if (!t) return false;
-  WriteReadTrampoline(t, site, rip);
+  // The trampoline's `cmpb` and `je` reach their targets by rel32 too (an arena within reach
+  // of the site may not be of both). The slot is given up, and the arena not left writable.
+  const bool reach = Near(t, GlibcReadFlag(site)) && Near(t, GlibcReadSlowPath(site));
+  if (reach) WriteReadTrampoline(t, site, rip);
   Sys(__NR_mprotect, t & ~(kPage - 1), kPage, PROT_READ | PROT_EXEC);
+  if (!reach) return false;
   const uint64_t page = site & ~(kPage - 1);
   if (Sys(__NR_mprotect, page, kPage, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) return false;
   const int32_t rel =
@@ -512,10 +522,11 @@ bool Patch(uint64_t site, uint32_t nr) {
       static_cast<int32_t>(static_cast<int64_t>(t) - static_cast<int64_t>(site + 5));
   // At a block's last byte the rel32 is briefly a `mov`'s immediate (WriteJump): as a call
   // number it must be none the kernel's filter lets through or sends on, nor one the stub
-  // could take for a real call.
-  if ((site & 15) == 15 && static_cast<uint32_t>(rel) < kLowestTornNumber) return false;
-  WriteTrampoline(t, nr, site + 7);
+  // could take for a real call. (The slot is given up, and the arena not left writable.)
+  const bool torn_safe = (site & 15) != 15 || static_cast<uint32_t>(rel) >= kLowestTornNumber;
+  if (torn_safe) WriteTrampoline(t, nr, site + 7);
   Sys(__NR_mprotect, t & ~(kPage - 1), kPage, PROT_READ | PROT_EXEC);
+  if (!torn_safe) return false;
 
   const uint64_t page = site & ~(kPage - 1);
   if (Sys(__NR_mprotect, page, kPage, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) return false;
