@@ -254,12 +254,13 @@ int QueryPrivateFileText(uint64_t addr) {
 }
 
 // Whether addr lies in a private, file-backed mapping that is readable and executable and
-// not writable: asked of the kernel for addr alone where it can tell (PROCMAP_QUERY, ~10 us
-// where reading the maps took 90-120 us for python3), else as /proc/self/maps says: read again only
-// where a mapping call since the last read changed memory over a cached range, or may have added
-// the range addr lies in (a patch's own mprotects leave the ranges as they were, and are not
-// noted). python3 -c pass maps memory between its two patches: it read the maps three times where
-// once does.
+// not writable: asked of the kernel for addr alone where it can tell (PROCMAP_QUERY: its
+// openat, ioctl and close took 2.6 us here against 11.8 us for a small process's whole maps,
+// and 90-120 us for python3's read and parsed in the stub), else as /proc/self/maps says: read
+// again only where a mapping call since the last read changed memory over a cached range, or may
+// have added the range addr lies in (a patch's own mprotects leave the ranges as they were, and are
+// not noted). python3 -c pass maps memory between its two patches: it read the maps three times
+// where once does.
 bool InPrivateFileText(uint64_t addr) {
   if (const int queried = QueryPrivateFileText(addr); queried >= 0) return queried == 1;
   if (!g_text_valid || !CachedRangesStillHold()) {
