@@ -61,7 +61,10 @@ std::vector<platform::SyscallRequest> Serve(SystrapMachine& m, Slot* slot,
                                             const platform::TrapSource& source,
                                             const policy::Verdict& reply) {
   std::vector<platform::SyscallRequest> taken;
-  auto ctx = m.NewContext(source, [slot] { __atomic_store_n(&slot->state, 0u, __ATOMIC_RELEASE); });
+  auto ctx = m.NewContext(source, [slot] {
+    __atomic_store_n(&slot->state, 0u, __ATOMIC_RELEASE);
+    return true;
+  });
   platform::Event e = ctx->Switch(nullptr);
   while (e.reason == platform::StopReason::kSyscall) {
     const platform::SyscallRequest& r = e.syscall;
@@ -164,7 +167,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       } else {
         Serve(m, slot, source, reply);
         int64_t result;
-        auto ctx = m.NewContext(source, [] {});
+        auto ctx = m.NewContext(source, [] { return true; });
         (void)ctx->Completed(done_depth, done_seq, &result);
       }
     }

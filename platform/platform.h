@@ -120,9 +120,10 @@ class Machine {
   virtual void Wake() = 0;
 
   // The Context of a thread CollectTraps reported; `yield` suspends the calling Task until
-  // the dispatcher resumes it.
+  // the dispatcher resumes it, and returns false when the Task is to end (Switch() then
+  // returns kGone, so that the Task's fiber returns instead of being unwound).
   virtual std::unique_ptr<Context> NewContext(const TrapSource& source,
-                                              std::function<void()> yield) = 0;
+                                              std::function<bool()> yield) = 0;
 
   // Without a pid namespace the guest can outlive a killed sentry: guests then check that
   // `sentry` lives when a reply is late.

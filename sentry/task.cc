@@ -76,7 +76,10 @@ struct RecordedStack {
 
 Task::Task(platform::Machine* machine, const platform::TrapSource& source, SyscallHandler* handler)
     : handler_(handler), generation_(source.generation) {
-  context_ = machine->NewContext(source, [this] { Yield(); });
+  context_ = machine->NewContext(source, [this] {
+    Yield();
+    return !ending_;
+  });
   tsan_fiber_ = NewTsanFiber();
   fiber_ = boost::context::fiber(
       std::allocator_arg, RecordedStack{boost::context::fixedsize_stack(kStackSize), &stack_},
@@ -93,7 +96,14 @@ Task::Task(platform::Machine* machine, const platform::TrapSource& source, Sysca
 
 Task::~Task() {
   FlushTrace(true);
-  // Destroying a suspended fiber unwinds its stack: a switch to it and back.
+  // A suspended fiber is resumed to return from Body (Switch() says kGone). Destroying it
+  // suspended would unwind its stack by a C++ exception, whose first throw in a static
+  // binary cost 0.3-1.2 ms here, after the guest had exited and before snare could.
+  if (fiber_ && !finished_) {
+    ending_ = true;
+    Resume();
+  }
+  // Should it still be suspended, destroying it unwinds its stack: a switch to it and back.
   if (fiber_ && !finished_) {
     void* fake_stack = nullptr;
     StartSwitch(&fake_stack, static_cast<char*>(stack_.sp) - stack_.size, stack_.size);

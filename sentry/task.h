@@ -49,6 +49,7 @@ class Task {
   void* tsan_fiber_ = nullptr;
   void* tsan_caller_ = nullptr;
   bool finished_ = false;
+  bool ending_ = false;  // the Task is being destroyed: its Switch() returns kGone
 };
 
 }  // namespace snare::sentry

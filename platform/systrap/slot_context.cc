@@ -17,7 +17,7 @@ T Load(const T& v) {
 }
 }  // namespace
 
-SlotContext::SlotContext(Slot* slot, std::function<void()> yield, bool trace)
+SlotContext::SlotContext(Slot* slot, std::function<bool()> yield, bool trace)
     : slot_(slot), generation_(Load(slot->generation)), yield_(std::move(yield)), trace_(trace) {}
 
 bool SlotContext::Gone() const {
@@ -102,7 +102,10 @@ platform::Event SlotContext::Switch(const policy::Verdict* reply) {
       event.reason = platform::StopReason::kSyscall;
       return event;
     }
-    yield_();
+    if (!yield_()) {
+      event.reason = platform::StopReason::kGone;
+      return event;
+    }
   }
 }
 

@@ -17,9 +17,10 @@ void WriteReply(Frame& f, uint32_t request, uint32_t action, bool copyout);
 
 class SlotContext : public platform::Context {
  public:
-  // yield suspends the calling Task until the dispatcher resumes it. trace: copy the path
+  // yield suspends the calling Task until the dispatcher resumes it (false: end it, Switch()
+  // returns kGone). trace: copy the path
   // prefixes the stub wrote for --trace.
-  SlotContext(Slot* slot, std::function<void()> yield, bool trace);
+  SlotContext(Slot* slot, std::function<bool()> yield, bool trace);
 
   platform::Event Switch(const policy::Verdict* reply) override;
   bool Completed(uint32_t depth, uint64_t seq, int64_t* result) const override;
@@ -34,7 +35,7 @@ class SlotContext : public platform::Context {
 
   Slot* slot_;
   uint64_t generation_;
-  std::function<void()> yield_;
+  std::function<bool()> yield_;
   bool trace_;
   uint32_t answering_depth_ = 0;
   bool scan_nested_ = false;  // a nested request was taken: look above depth 0 again

@@ -74,7 +74,7 @@ std::expected<std::unique_ptr<platform::Machine>, std::string> NewStubMachine(
   h->stub_decides = h->patch && !config.all_to_sentry && !config.trace;
   h->filter_len = static_cast<uint32_t>(filter->size());
   std::memcpy(h->filter, filter->data(), filter->size() * sizeof(sock_filter));
-  policy::CopyUsedPart(table, &h->policy);
+  h->policy = table;  // its used part: the unused rules' pages of the region stay unfaulted
   int notify[2] = {-1, -1};
   if (h->notify && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, notify) != 0) {
     close(*stub_fd);
@@ -360,7 +360,7 @@ platform::Machine::IdleReport SystrapMachine::Idling() const {
 }
 
 std::unique_ptr<platform::Context> SystrapMachine::NewContext(const platform::TrapSource& source,
-                                                              std::function<void()> yield) {
+                                                              std::function<bool()> yield) {
   return std::make_unique<SlotContext>(SlotAt(region_.base(), source.thread), std::move(yield),
                                        trace_);
 }

@@ -42,7 +42,7 @@ class SystrapMachine : public platform::Machine {
   void Release(const std::vector<uint32_t>& gone) override;
   void Wake() override;
   std::unique_ptr<platform::Context> NewContext(const platform::TrapSource& source,
-                                                std::function<void()> yield) override;
+                                                std::function<bool()> yield) override;
   void WatchSentry(pid_t sentry) override;
   void SetGuestProc(int proc_dirfd) override;
   std::vector<platform::SyscallCounters> Counters() const override;
