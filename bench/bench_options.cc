@@ -11,9 +11,9 @@ const std::vector<std::string>& SuiteNames() {
 
 const std::vector<std::string>& RungNames() {
   static const std::vector<std::string> names = {
-      "native",           "filter-allow",   "filter-errno",  "signal-floor",
-      "inproc",           "systrap",        "systrap-futex", "systrap-1cpu",
-      "systrap-confined", "systrap-notify", "systrap-patch", "systrap-patch-sentry"};
+      "native",         "filter-allow",  "filter-errno",        "signal-floor", "handoff-floor",
+      "inproc",         "systrap",       "systrap-futex",       "systrap-1cpu", "systrap-confined",
+      "systrap-notify", "systrap-patch", "systrap-patch-sentry"};
   return names;
 }
 

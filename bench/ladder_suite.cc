@@ -1,8 +1,19 @@
+#include <sched.h>
+
 #include <set>
 
 #include "bench/suites.h"
 
 namespace snare::bench {
+
+namespace {
+
+bool TwoCpusAllowed() {
+  cpu_set_t set;
+  return sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) >= 2;
+}
+
+}  // namespace
 
 void AddLadderSuite(BenchContext& context, std::vector<BenchStep>* steps) {
   struct Rung {
@@ -15,6 +26,9 @@ void AddLadderSuite(BenchContext& context, std::vector<BenchStep>* steps) {
       {"filter-allow", "native", "allow", {}, -1},
       {"filter-errno", "native", "errno", {}, -1},
       {"signal-floor", "native", "sigsys", {}, -1},
+      // No syscall: one cache line over to another CPU and back, the least a sentry's answer
+      // from another CPU can add (getppid's table only).
+      {"handoff-floor", "native", "handoff", {}, -1},
       {"inproc", "inproc", "native", {}, -1},
       {"systrap", "systrap", "native", {}, -1},
       {"systrap-futex", "systrap", "native", {"--spin=0"}, -1},
@@ -51,11 +65,14 @@ void AddLadderSuite(BenchContext& context, std::vector<BenchStep>* steps) {
     for (const Rung& rung : rungs) {
       if (!o.rungs.count(rung.name)) continue;
       if (gap && !gap_rungs.count(rung.name)) continue;
+      const bool handoff = rung.name == "handoff-floor";
+      if (handoff && (subject != "getppid" || !TwoCpusAllowed())) continue;
       // The slow rungs get fewer calls: the same precision in a fraction of the time.
       long n = !gap && (rung.name == "systrap-futex" || rung.name == "systrap-1cpu") ? calls / 10
                                                                                      : calls;
       std::vector<std::string> argv =
-          context.Workload({"trap-loop", rung.mode, subject, std::to_string(n)});
+          handoff ? context.Workload({"handoff", std::to_string(n)})
+                  : context.Workload({"trap-loop", rung.mode, subject, std::to_string(n)});
       std::vector<std::string> flags = rung.flags;
       for (std::string& f : flags) {
         if (size_t at = f.find("{call}"); at != std::string::npos)

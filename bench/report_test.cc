@@ -102,6 +102,23 @@ TEST(RenderMarkdownTest, LadderRatiosArePerSyscall) {
   // openat has its own native row and no signal-floor row: that ratio stays blank.
   EXPECT_CONTAINS(md, "### openat\n");
   EXPECT_CONTAINS(md, "| systrap | systrap | 6,000 | 30.0 | |\n");
+  // Without a handoff-floor row there is no least cost to show.
+  EXPECT_FALSE(Contains(md, "systrap's least here")) << md;
+}
+
+TEST(RenderMarkdownTest, LadderShowsSystrapsLeastCostFromTheHandoffFloor) {
+  BenchRun run = SampleRun();
+  run.rows.push_back(
+      {"ladder", "handoff-floor", "native", {{"syscall", "getppid"}}, 740, "ns/call", {740}});
+  const std::string md = RenderMarkdown(run);
+  EXPECT_CONTAINS(md, "| handoff-floor | native | 740 | 12.3 | 0.78 |\n");
+  // 950 + 60 + 740 = 1,750 ns, 1.84 x 950; systrap's 5,700 is 3,950 above it.
+  EXPECT_CONTAINS(md,
+                  "systrap's least here: the signal floor, the call itself (native) and one "
+                  "handoff floor make 1,750 ns (1.84 x signal floor); systrap took 5,700 ns, "
+                  "3,950 ns above it.\n");
+  // Only under getppid's table: openat has no handoff row.
+  EXPECT_EQ(md.find("systrap's least here"), md.rfind("systrap's least here"));
 }
 
 TEST(RenderMarkdownTest, DepthShowsSlopeCiAndUcountShare) {

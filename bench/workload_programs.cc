@@ -2,10 +2,15 @@
 
 #include <benchmark/benchmark.h>
 #include <pthread.h>
+#include <sched.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "bench/syscall_subject.h"
 #include "bench/trap_filter.h"
@@ -31,6 +36,41 @@ class CaptureReporter : public benchmark::BenchmarkReporter {
 };
 
 pthread_barrier_t g_barrier;
+
+bool PinTo(int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  return pthread_setaffinity_np(pthread_self(), sizeof(set), &set) == 0;
+}
+
+// The word the two threads of the handoff program pass between them, on a line of its own.
+struct alignas(64) HandoffLine {
+  std::atomic<long> turn{0};
+};
+HandoffLine g_handoff;
+
+// Hands the line over on odd turns, waits for it back on even ones (or the other way round).
+void PassTurns(long first, long count, long parity) {
+  for (long i = first; i < first + count; ++i) {
+    while (g_handoff.turn.load(std::memory_order_acquire) != 2 * i + parity) {
+      __builtin_ia32_pause();
+    }
+    g_handoff.turn.store(2 * i + parity + 1, std::memory_order_release);
+  }
+}
+
+struct PeerArgs {
+  int cpu;
+  long turns;
+};
+
+void* HandoffPeer(void* p) {
+  const PeerArgs* args = static_cast<const PeerArgs*>(p);
+  PinTo(args->cpu);
+  PassTurns(0, args->turns, 1);
+  return nullptr;
+}
 
 void* WaitAtBarrier(void*) {
   pthread_barrier_wait(&g_barrier);
@@ -107,6 +147,43 @@ int RunSeedProgram(std::string_view name, int n, double seconds) {
 }
 
 // N threads alive at once (all wait on a barrier): what the sentry spends per guest thread.
+int RunHandoffProgram(long rounds) {
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return Fail("sched_getaffinity failed");
+  int cpus[2], found = 0;
+  for (int cpu = 0; cpu < CPU_SETSIZE && found < 2; ++cpu) {
+    if (CPU_ISSET(cpu, &allowed)) cpus[found++] = cpu;
+  }
+  if (found < 2) return Fail("handoff needs two CPUs to run on; this process may use one");
+  const long warm_up = rounds / 10 + 1;
+  PeerArgs args = {cpus[1], warm_up + rounds};
+  g_handoff.turn.store(0);
+  pthread_t peer;
+  if (pthread_create(&peer, nullptr, HandoffPeer, &args) != 0) return Fail("pthread_create failed");
+  PinTo(cpus[0]);
+  PassTurns(0, warm_up, 0);
+  // The median of 25 batches: a batch in which the host or the scheduler took a CPU away
+  // says nothing about the line.
+  constexpr long kBatches = 25;
+  std::vector<double> per_round;
+  long done = warm_up;
+  for (long b = 0; b < kBatches; ++b) {
+    const long n = rounds / kBatches + (b < rounds % kBatches ? 1 : 0);
+    if (n == 0) continue;
+    const auto start = std::chrono::steady_clock::now();
+    PassTurns(done, n, 0);
+    done += n;
+    per_round.push_back(
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() /
+        static_cast<double>(n));
+  }
+  pthread_join(peer, nullptr);
+  std::sort(per_round.begin(), per_round.end());
+  const double median = per_round[per_round.size() / 2];
+  printf("%s\n", nlohmann::json{{"ns_per_call", median}}.dump().c_str());
+  return 0;
+}
+
 int RunThreadsProgram(int n) {
   pthread_barrier_init(&g_barrier, nullptr, static_cast<unsigned>(n) + 1);
   std::vector<pthread_t> threads(static_cast<size_t>(n));

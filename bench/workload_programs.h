@@ -8,6 +8,8 @@
 //   snare-workload contention MODE TASKS SECONDS  {"per_task": [...]}     traps/s
 //   snare-workload seed NAME TASKS SECONDS        {"per_task": [...]}     ops/s
 //   snare-workload threads N                      {"threads": N}          N threads alive at once
+//   snare-workload handoff ROUNDS                 {"ns_per_call": X}      one cache line's round
+//                                                                          trip between two CPUs
 #ifndef SNARE_BENCH_WORKLOAD_PROGRAMS_H_
 #define SNARE_BENCH_WORKLOAD_PROGRAMS_H_
 
@@ -26,6 +28,10 @@ int RunDepthSweepProgram(int max_depth, int step, long calls);
 int RunContentionProgram(std::string_view mode, int tasks, double seconds);
 int RunSeedProgram(std::string_view name, int tasks, double seconds);
 int RunThreadsProgram(int threads);
+// Two threads on the first two allowed CPUs pass one cache line back and forth ROUNDS times:
+// the least an exchange with a sentry on another CPU costs here (a request over, a reply back),
+// with no signal and no syscall in it.
+int RunHandoffProgram(long rounds);
 
 }  // namespace snare::bench
 

@@ -37,11 +37,16 @@ int WorkloadCommand(const std::vector<std::string>& args) {
   auto* alive = app.add_subcommand("threads", "N threads alive at once");
   alive->add_option("N", threads)->required()->check(CLI::Range(1, 4000));
 
+  long rounds = 0;
+  auto* handoff = app.add_subcommand("handoff", "a cache line's round trip between two CPUs");
+  handoff->add_option("ROUNDS", rounds)->required()->check(CLI::Range(1L, 1'000'000'000L));
+
   if (auto parsed = ParseArgs(app, args); !parsed) return Report(parsed.error());
   if (trap->parsed()) return bench::RunTrapLoop(mode, subject, calls);
   if (depth->parsed()) return bench::RunDepthSweepProgram(max_depth, step, calls);
   if (contention->parsed()) return bench::RunContentionProgram(mode, tasks, seconds);
   if (seed->parsed()) return bench::RunSeedProgram(name, tasks, seconds);
+  if (handoff->parsed()) return bench::RunHandoffProgram(rounds);
   return bench::RunThreadsProgram(threads);
 }
 

@@ -146,6 +146,7 @@ BpfResult RunBpf(const std::vector<sock_filter>& program, const seccomp_data& da
           return fail(pc, "unknown return");
         }
         result.ok = true;
+        result.steps = steps + 1;
         return result;
       case BPF_MISC:
         if (code == (BPF_MISC | BPF_TAX)) {

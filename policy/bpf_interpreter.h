@@ -20,6 +20,7 @@ namespace snare::policy {
 struct BpfResult {
   bool ok = false;
   uint32_t action = 0;
+  size_t steps = 0;  // instructions run, the RET included
   std::string error;
 };
 

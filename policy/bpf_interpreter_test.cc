@@ -26,11 +26,13 @@ TEST(BpfInterpreterTest, RunsAProgram) {
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.action, SECCOMP_RET_ERRNO | 13u);
   EXPECT_EQ(SeccompActionName(r.action), "ERRNO");
+  EXPECT_EQ(r.steps, 3u);  // load, jump, return
   seccomp_data other = Getppid();
   other.nr = SYS_getpid;
   r = RunBpf(program, other);
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(SeccompActionName(r.action), "ALLOW");
+  EXPECT_EQ(r.steps, 3u);  // load, jump over the ERRNO, return
 }
 
 TEST(BpfInterpreterTest, RejectsWhatTheKernelRejects) {
