@@ -39,7 +39,7 @@ struct PolicyTable {
   uint32_t rule_count = 0;
   // Only rules[0, rule_count) are ever written, read or copied: the other ~78 KB of a table
   // stay untouched, so a table made or copied costs no page faults for them (a fresh page
-  // costs 12-17 us on these VMs; a snare run makes and copies several tables).
+  // costs 12-24 us on these VMs; a snare run makes and copies several tables).
   union {
     ArgRule rules[kMaxArgRules];
   };
