@@ -1,19 +1,9 @@
-#include <sched.h>
-
 #include <set>
 
 #include "bench/suites.h"
+#include "util/allowed_cpus.h"
 
 namespace snare::bench {
-
-namespace {
-
-bool TwoCpusAllowed() {
-  cpu_set_t set;
-  return sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) >= 2;
-}
-
-}  // namespace
 
 void AddLadderSuite(BenchContext& context, std::vector<BenchStep>* steps) {
   struct Rung {
@@ -48,6 +38,8 @@ void AddLadderSuite(BenchContext& context, std::vector<BenchStep>* steps) {
     return subject == "read4k" ? "pread64" : subject == "openat-close" ? "openat" : subject;
   };
   const BenchOptions& o = context.options();
+  const auto allowed = util::AllowedCpus();
+  const bool two_cpus_allowed = allowed && allowed->size() >= 2;
   // getppid-gap shows what the sentry's waiting costs: the rungs that wait differently.
   const std::set<std::string> gap_rungs = {"native",
                                            "inproc",
@@ -66,7 +58,7 @@ void AddLadderSuite(BenchContext& context, std::vector<BenchStep>* steps) {
       if (!o.rungs.count(rung.name)) continue;
       if (gap && !gap_rungs.count(rung.name)) continue;
       const bool handoff = rung.name == "handoff-floor";
-      if (handoff && (subject != "getppid" || !TwoCpusAllowed())) continue;
+      if (handoff && (subject != "getppid" || !two_cpus_allowed)) continue;
       // The slow rungs get fewer calls: the same precision in a fraction of the time.
       long n = !gap && (rung.name == "systrap-futex" || rung.name == "systrap-1cpu") ? calls / 10
                                                                                      : calls;

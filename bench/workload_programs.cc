@@ -16,6 +16,7 @@
 #include "bench/trap_filter.h"
 #include "bench/trap_sweeps.h"
 #include "bench/workloads/seed_workloads.h"
+#include "util/allowed_cpus.h"
 
 namespace snare::bench {
 namespace {
@@ -149,19 +150,15 @@ int RunSeedProgram(std::string_view name, int n, double seconds) {
 }
 
 int RunHandoffProgram(long rounds) {
-  cpu_set_t allowed;
-  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return Fail("sched_getaffinity failed");
-  int cpus[2], found = 0;
-  for (int cpu = 0; cpu < CPU_SETSIZE && found < 2; ++cpu) {
-    if (CPU_ISSET(cpu, &allowed)) cpus[found++] = cpu;
-  }
-  if (found < 2) return Fail("handoff needs two CPUs to run on; this process may use one");
+  const auto cpus = util::AllowedCpus();
+  if (!cpus) return Fail(cpus.error());
+  if (cpus->size() < 2) return Fail("handoff needs two CPUs to run on; this process may use one");
   const long warm_up = rounds / 10 + 1;
-  PeerArgs args = {cpus[1], warm_up + rounds, false};
+  PeerArgs args = {(*cpus)[1], warm_up + rounds, false};
   g_handoff.turn.store(0);
   pthread_t peer;
   if (pthread_create(&peer, nullptr, HandoffPeer, &args) != 0) return Fail("pthread_create failed");
-  const bool pinned = PinTo(cpus[0]);
+  const bool pinned = PinTo((*cpus)[0]);
   PassTurns(0, warm_up, 0);
   // The median of 25 batches: a batch in which the host or the scheduler took a CPU away
   // says nothing about the line.
@@ -181,8 +178,8 @@ int RunHandoffProgram(long rounds) {
   pthread_join(peer, nullptr);
   // Two threads that may share a CPU measure the scheduler, not the line.
   if (!pinned || !args.pinned) {
-    return Fail("cannot pin the two threads to CPUs " + std::to_string(cpus[0]) + " and " +
-                std::to_string(cpus[1]));
+    return Fail("cannot pin the two threads to CPUs " + std::to_string((*cpus)[0]) + " and " +
+                std::to_string((*cpus)[1]));
   }
   std::sort(per_round.begin(), per_round.end());
   const double median = per_round[per_round.size() / 2];

@@ -19,6 +19,7 @@
 #include <memory>
 #include <utility>
 
+#include "util/allowed_cpus.h"
 #include "util/monotonic_clock.h"
 
 namespace snare::bench {
@@ -206,26 +207,6 @@ struct CpuMask {
   CpuSetPtr set;
   size_t size = 0;
 };
-
-// The CPUs the calling thread may run on, in increasing order.
-std::expected<std::vector<int>, std::string> AllowedCpus() {
-  const long configured = sysconf(_SC_NPROCESSORS_CONF);
-  for (long count = std::max<long>(CPU_SETSIZE, configured); count <= (1 << 22); count *= 2) {
-    CpuSetPtr set(CPU_ALLOC(count));
-    if (set == nullptr) return std::unexpected("CPU_ALLOC: " + ErrnoText(errno));
-    const size_t size = CPU_ALLOC_SIZE(count);
-    if (sched_getaffinity(0, size, set.get()) == 0) {
-      std::vector<int> cpus;
-      for (int cpu = 0; cpu < count; ++cpu) {
-        if (CPU_ISSET_S(cpu, size, set.get())) cpus.push_back(cpu);
-      }
-      if (cpus.empty()) return std::unexpected("sched_getaffinity: empty CPU mask");
-      return cpus;
-    }
-    if (errno != EINVAL) return std::unexpected("sched_getaffinity: " + ErrnoText(errno));
-  }
-  return std::unexpected("sched_getaffinity: no CPU mask size was accepted");
-}
 
 std::expected<CpuMask, std::string> MaskOf(int cpu) {
   CpuMask mask;
@@ -451,7 +432,7 @@ std::expected<TaskGroupResult, std::string> RunTaskGroup(const TaskGroupOptions&
   // Everything the children use is made before the first fork.
   std::vector<CpuMask> masks;
   if (options.pin) {
-    std::expected<std::vector<int>, std::string> cpus = AllowedCpus();
+    std::expected<std::vector<int>, std::string> cpus = util::AllowedCpus();
     if (!cpus) return fail(cpus.error());
     for (int i = 0; i < tasks; ++i) {
       std::expected<CpuMask, std::string> mask = MaskOf((*cpus)[i % cpus->size()]);
