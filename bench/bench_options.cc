@@ -3,9 +3,9 @@
 namespace snare::bench {
 
 const std::vector<std::string>& SuiteNames() {
-  static const std::vector<std::string> names = {"ladder",    "depth",   "contention",
-                                                 "workloads", "peers",   "programs",
-                                                 "memory",    "cpython", "stress"};
+  static const std::vector<std::string> names = {"ladder", "depth",    "contention", "workloads",
+                                                 "peers",  "programs", "memory",     "cpython",
+                                                 "stress", "crowded"};
   return names;
 }
 

@@ -91,6 +91,7 @@ int RunBench(const BenchOptions& options, const std::string& command_line) {
   if (suites.count("memory")) AddMemorySuite(context, &steps);
   if (suites.count("cpython")) AddCpythonSuite(context, &steps);
   if (suites.count("stress")) AddStressSuite(context, &steps);
+  if (suites.count("crowded")) AddCrowdedSuite(context, &steps);
   auto rows = Measure(steps, options.reps);
   if (!rows) {
     fprintf(stderr, "\nsnare bench: %s (nothing stored)\n", rows.error().c_str());

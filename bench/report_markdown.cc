@@ -445,6 +445,31 @@ std::string StressSection(const std::vector<const BenchRow*>& rows) {
          "\nbogo ops/s in real time, medians; a ratio below 1 is a slowdown.\n\n";
 }
 
+// Each program natively and under snare, both beside the same CPU hogs.
+std::string CrowdedSection(const std::vector<const BenchRow*>& rows) {
+  std::vector<std::string> programs;
+  for (const BenchRow* row : rows) AddOnce(programs, row->name);
+  std::vector<std::vector<std::string>> table;
+  std::string hogs;
+  for (const std::string& program : programs) {
+    std::map<std::string, const BenchRow*> by_platform;
+    for (const BenchRow* row : rows) {
+      if (row->name != program) continue;
+      by_platform.emplace(row->platform, row);
+      hogs = Param(*row, "hogs");
+    }
+    const BenchRow* native = OnPlatform(by_platform, "native");
+    const BenchRow* snare = OnPlatform(by_platform, "systrap-patch");
+    table.push_back({program, native ? FormatNumber(native->value) : "",
+                     snare ? FormatNumber(snare->value) : "",
+                     native && snare ? FormatRatio(Ratio(snare->value, native->value)) : ""});
+  }
+  return "Wall ms with " + hogs +
+         " CPU hogs (one per allowed CPU) running beside each run; snare is `snare run` as "
+         "it runs by default (systrap, --patch).\n\n" +
+         MarkdownTable({"program", "native", "snare", "snare/native"}, table, "lrrr") + "\n";
+}
+
 std::string OtherSection(const std::vector<const BenchRow*>& rows) {
   std::vector<std::vector<std::string>> table;
   for (const BenchRow* row : rows) {
@@ -487,6 +512,8 @@ std::string RenderMarkdown(const BenchRun& run) {
       out += CpythonSection(rows);
     } else if (suite == "stress") {
       out += StressSection(rows);
+    } else if (suite == "crowded") {
+      out += CrowdedSection(rows);
     } else {
       out += OtherSection(rows);
     }

@@ -188,6 +188,18 @@ TEST(RenderMarkdownTest, StressShowsExitStatusesRatesAndRatios) {
   EXPECT_CONTAINS(md, "| fork | 0/0/2/0 | 1,000 | 250 | 500 | 400 | 0.25 | 0.50 | 0.40 |\n");
 }
 
+TEST(RenderMarkdownTest, CrowdedShowsEachProgramNativelyAndUnderSnareWithItsHogs) {
+  BenchRun run;
+  run.rows.push_back({"crowded", "find", "native", {{"hogs", "2"}}, 90, "ms", {90}});
+  run.rows.push_back({"crowded", "find", "systrap-patch", {{"hogs", "2"}}, 135, "ms", {135}});
+  run.rows.push_back({"crowded", "python3 -c pass", "native", {{"hogs", "2"}}, 60, "ms", {60}});
+  const std::string md = RenderMarkdown(run);
+  EXPECT_CONTAINS(md, "\n## crowded\n\nWall ms with 2 CPU hogs");
+  EXPECT_CONTAINS(md, "| program | native | snare | snare/native |\n");
+  EXPECT_CONTAINS(md, "| find | 90.0 | 135 | 1.50 |\n");
+  EXPECT_CONTAINS(md, "| python3 -c pass | 60.0 |");  // no snare row: no ratio
+}
+
 TEST(RenderMarkdownTest, ProgramsShowRatiosTrapCountsAndTheSignalShare) {
   BenchRun run = SampleRun();  // its ladder: getppid native 60, signal floor 950 ns
   const std::map<std::string, std::string> stats = {

@@ -32,6 +32,8 @@ void AddMemorySuite(BenchContext& context, std::vector<BenchStep>* steps);
 void AddCpythonSuite(BenchContext& context, std::vector<BenchStep>* steps);
 // stress-ng's stressors natively and under each platform: bogo ops/s and exit status.
 void AddStressSuite(BenchContext& context, std::vector<BenchStep>* steps);
+// python3 -c pass and find natively and under systrap --patch beside one CPU hog per CPU.
+void AddCrowdedSuite(BenchContext& context, std::vector<BenchStep>* steps);
 
 }  // namespace snare::bench
 

@@ -155,6 +155,7 @@ class Machine {
     uint64_t sleeps = 0;
     uint64_t spin_window_ns = 0;
     uint64_t cpu_moves = 0;
+    uint64_t crowded_reads = 0;  // reads of the CPUs' load that found them crowded
   };
   virtual IdleReport Idling() const { return {}; }
 };

@@ -122,8 +122,9 @@ std::string RenderStatsTable(const SyscallStats& stats) {
   if (own) {
     fmt::format_to(std::back_inserter(out),
                    "; it slept {} times, spin window {} us, moved off a guest thread's CPU {} "
-                   "times",
-                   stats.idling.sleeps, stats.idling.spin_window_ns / 1000, stats.idling.cpu_moves);
+                   "times, found the CPUs crowded {} times",
+                   stats.idling.sleeps, stats.idling.spin_window_ns / 1000, stats.idling.cpu_moves,
+                   stats.idling.crowded_reads);
   }
   out += "\n";
   out += own ? "snare: \"sentry\" counts what the sentry handled (authoritative); the other "
@@ -196,6 +197,7 @@ std::string RenderStatsJson(const SyscallStats& stats) {
     j["sentry"]["sleeps"] = stats.idling.sleeps;
     j["sentry"]["spin_window_ns"] = stats.idling.spin_window_ns;
     j["sentry"]["cpu_moves"] = stats.idling.cpu_moves;
+    j["sentry"]["crowded_reads"] = stats.idling.crowded_reads;
   }
   j["guest"] = {{"cpu_s", stats.guest_cpu_s}};
   if (stats.trace_lines_dropped) j["trace"] = {{"lines_dropped", *stats.trace_lines_dropped}};

@@ -61,7 +61,7 @@ TEST_P(SentryMemoryTest, NoGrowthOverShortLivedChildrenThreadsFdsAndMaps) {
   for (const std::string& f : PlatformFlags(GetParam())) argv.push_back(f);
   for (const char* a :
        {"--", "stress-ng", "--fork", "1", "--pthread", "1", "--pthread-max", "16", "--dup", "1",
-        "--mmap", "1", "--mmap-bytes", "8M", "--metrics-brief", "--timeout"}) {
+        "--mmap", "1", "--mmap-bytes", "8M", "--metrics-brief", "-v", "--timeout"}) {
     argv.push_back(a);
   }
   argv.push_back(std::to_string(kRunSeconds) + "s");
@@ -95,7 +95,22 @@ TEST_P(SentryMemoryTest, NoGrowthOverShortLivedChildrenThreadsFdsAndMaps) {
     std::this_thread::sleep_for(milliseconds(200));
   }
   util::SubprocessResult r = run.Wait();
-  ASSERT_EQ(r.status, 0) << r.Describe();
+  // With -v, stress-ng names a stressor that a signal ended ("terminated on signal: N"); a
+  // failure shows those lines and snare's own however long the output.
+  std::string telling;
+  for (size_t at = 0; at < r.stdout_data.size();) {
+    size_t end = r.stdout_data.find('\n', at);
+    if (end == std::string::npos) end = r.stdout_data.size();
+    const std::string line = r.stdout_data.substr(at, end - at);
+    for (const char* mark : {"on signal", "snare", "fail:", "error:"}) {
+      if (line.find(mark) != std::string::npos) {
+        telling += line + "\n";
+        break;
+      }
+    }
+    at = end + 1;
+  }
+  ASSERT_EQ(r.status, 0) << telling << r.Describe();
   // What the guest went through: stress-ng's bogo ops per stressor.
   for (size_t at = 0; (at = r.stdout_data.find("metrc:", at)) != std::string::npos; ++at) {
     printf("%s\n", r.stdout_data.substr(at, r.stdout_data.find('\n', at) - at).c_str());

@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -125,6 +126,7 @@ TEST_P(StatsTraceTest, JsonStatsReportSentryAndGuestCpu) {
     EXPECT_GT(sentry, 0.01);  // it answered every trap
     EXPECT_TRUE(stats["sentry"].contains("sleeps"));
     EXPECT_GE(stats["sentry"].value("cpu_moves", int64_t{-1}), 0);
+    EXPECT_GE(stats["sentry"].value("crowded_reads", int64_t{-1}), 0);
     // The adaptive window needs a second CPU (0: it does not spin beyond the fixed count).
     cpu_set_t cpus;
     ASSERT_EQ(sched_getaffinity(0, sizeof(cpus), &cpus), 0);
@@ -138,6 +140,31 @@ TEST_P(StatsTraceTest, JsonStatsReportSentryAndGuestCpu) {
   } else {
     EXPECT_FALSE(stats["sentry"].contains("sleeps"));  // inproc's sentry answers nothing
   }
+}
+
+// Beside more busy processes than there are CPUs the sentry finds the CPUs crowded and
+// sleeps between calls instead of spinning (it would only take CPU time from the guest).
+TEST_P(StatsTraceTest, TheSentryFindsTheCpusCrowdedBesideBusyProcesses) {
+  cpu_set_t cpus;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(cpus), &cpus), 0);
+  if (GetParam().rfind("systrap", 0) != 0 || CPU_COUNT(&cpus) < 2) {
+    GTEST_SKIP() << "only systrap's sentry spins, and only with two CPUs or more";
+  }
+  std::vector<std::unique_ptr<util::Subprocess>> hogs;
+  for (int i = 0; i < CPU_COUNT(&cpus) + 1; ++i) {
+    hogs.push_back(std::make_unique<util::Subprocess>());
+    ASSERT_TRUE(hogs.back()->Start({"/bin/sh", "-c", "while :; do :; done"}));
+  }
+  const std::string stats_path = prefix_ + ".json";
+  util::SubprocessResult r = RunLoop({"--stats=json", "--stats-file=" + stats_path}, 20000);
+  hogs.clear();  // kills them
+  SCOPED_TRACE(Repro() + "\n" + r.Describe());
+  ASSERT_EQ(r.status, 0);
+  json stats = ReadStats(stats_path);
+  ASSERT_FALSE(stats.is_discarded());
+  SCOPED_TRACE("stats: " + stats.dump(1).substr(0, 3000));
+  EXPECT_GE(stats["sentry"].value("crowded_reads", int64_t{-1}), 1);
+  EXPECT_GE(stats["sentry"].value("sleeps", int64_t{-1}), 1);
 }
 
 TEST_P(StatsTraceTest, DeniedCallsAreErrorsAndTraced) {

@@ -97,6 +97,7 @@ SystrapMachine::SystrapMachine(SharedRegionFile region, int stub_fd, Mode mode, 
       trace_(trace),
       last_reap_ns_(util::MonotonicNs()),
       window_(AllowedCpus()),
+      crowding_(AllowedCpus()),
       adaptive_(mode == Mode::kSystrap && spin_iterations > 0 && AllowedCpus() > 1) {
   entry_.exec_fd = kStubFd;
   entry_.fds = {{stub_fd_, kStubFd}, {region_.fd(), kSharedFd}};
@@ -252,6 +253,20 @@ void SystrapMachine::Idle(std::vector<uint32_t>* gone) {
   if (++idle_calls_ % kSpinsPerYield == 0 && Reap(util::MonotonicNs(), gone)) return;
   if (mode_ == Mode::kSystrap && spin_iterations_ > 0) {
     ++idle_;
+    // Right after an answer (not on the way of one): where more tasks want the CPUs than
+    // there are, neither the sentry nor a stub spins, as with one CPU.
+    if (idle_ == 1 && adaptive_) {
+      const uint32_t crowded = crowding_.Crowded(util::MonotonicNs());
+      if (crowded != Load(header_->crowded)) {
+        __atomic_store_n(&header_->crowded, crowded, __ATOMIC_RELAXED);
+      }
+      if (crowded) {
+        idle_ = 0;
+        if (Reap(util::MonotonicNs(), gone)) return;
+        Sleep();
+        return;
+      }
+    }
     // The thread just answered runs on this CPU: spinning would keep it from running
     // (until the next yield), so sleep at once and give it the CPU.
     const bool shares_cpu = idle_ == 1 && last_cpu_ != kCpuUnknown &&
@@ -356,7 +371,7 @@ void SystrapMachine::Sleep() {
 }
 
 platform::Machine::IdleReport SystrapMachine::Idling() const {
-  return {sleeps_, adaptive_ ? window_.window_ns() : 0, mover_.moves()};
+  return {sleeps_, adaptive_ ? window_.window_ns() : 0, mover_.moves(), crowding_.crowded_reads()};
 }
 
 std::unique_ptr<platform::Context> SystrapMachine::NewContext(const platform::TrapSource& source,

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "platform/platform.h"
+#include "platform/systrap/cpu_crowding.h"
 #include "platform/systrap/cpu_mover.h"
 #include "platform/systrap/shared_region_file.h"
 #include "platform/systrap/spin_window.h"
@@ -93,6 +94,7 @@ class SystrapMachine : public platform::Machine {
   uint64_t last_reap_ns_ = 0;
   SpinWindow window_;
   CpuMover mover_;
+  CpuCrowding crowding_;
   const bool adaptive_;              // spin on after the fixed count (systrap, spinning, > 1 CPU)
   bool spinning_ = false;            // within the window, after the fixed spin
   uint32_t last_cpu_ = kCpuUnknown;  // of the latest request collected

@@ -201,7 +201,8 @@ uint32_t ExchangeWithSentry(Slot* slot, Frame* f, uint32_t depth) {
   // A sentry woken just now may have been queued on this CPU: let it run first.
   if (WakeSentry(h)) Sys(__NR_sched_yield);
 
-  uint32_t spins = Load(h->spin_iterations);
+  // On crowded CPUs a spinning stub only delays the sentry it waits for.
+  uint32_t spins = Load(h->crowded) ? 0 : Load(h->spin_iterations);
   for (uint32_t i = 0; i < spins; ++i) {
     const uint32_t s = Load(f->state);
     if (systrap::PhaseOf(s) == systrap::kFrameReply) return s;

@@ -149,6 +149,7 @@ struct alignas(4096) Header {
   uint32_t version;
   Mode mode;
   uint32_t spin_iterations;  // stub and sentry spin this often before futex sleep
+  uint32_t crowded;          // the sentry found more runnable tasks than CPUs: no stub spins
   uint32_t trace;            // inproc: write --trace lines to kTraceFd
   int32_t sentry_pid;        // for liveness checks by the stub
   uint32_t doorbell;         // futex word the sentry sleeps on
