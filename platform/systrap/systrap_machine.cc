@@ -84,6 +84,7 @@ std::expected<std::unique_ptr<platform::Machine>, std::string> NewStubMachine(
                                                   mode == Mode::kInproc ? config.trace_fd : -1,
                                                   config.spin_iterations, config.trace);
   machine->SetNotifySockets(notify[0], notify[1]);
+  machine->SetPatchAfter(h->patch);
   return machine;
 }
 
@@ -259,6 +260,11 @@ void SystrapMachine::Idle(std::vector<uint32_t>* gone) {
       const uint32_t crowded = crowding_.Crowded(util::MonotonicNs());
       if (crowded != Load(header_->crowded)) {
         __atomic_store_n(&header_->crowded, crowded, __ATOMIC_RELAXED);
+        // A trap there costs two wake-ups on busy CPUs, not a spin: patch a site at its
+        // first trap (`python3 -c pass` beside two CPU hogs: 137 ms against 206).
+        if (patch_after_ != 0) {
+          __atomic_store_n(&header_->patch, crowded ? 1u : patch_after_, __ATOMIC_RELAXED);
+        }
       }
       if (crowded) {
         idle_ = 0;

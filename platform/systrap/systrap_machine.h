@@ -54,6 +54,8 @@ class SystrapMachine : public platform::Machine {
 
   // The socket pair the first guest process hands its seccomp listener over (-1: none).
   void SetNotifySockets(int sentry_end, int guest_end);
+  // The patch threshold the run asked for (0: no patching); crowded CPUs lower it to 1.
+  void SetPatchAfter(uint32_t patch_after) { patch_after_ = patch_after; }
 
   // Finds claimed slots above the header's slots_high, which the stub only raises but a
   // guest may lower: the scans then cover them again (their requests are collected, their
@@ -87,6 +89,7 @@ class SystrapMachine : public platform::Machine {
   // The sentry's own copy: the header's is the guest's to write.
   const uint32_t spin_iterations_;
   const bool trace_;
+  uint32_t patch_after_ = 0;  // the header's patch threshold as configured (0: no patching)
   uint32_t idle_ = 0;
   uint64_t idle_calls_ = 0;
   // The highest slots_high seen or slot found claimed: the header's may go down.
