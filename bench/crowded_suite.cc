@@ -1,8 +1,6 @@
 // Two real programs natively and under snare's default systrap run (--patch) while one CPU
 // hog per allowed CPU runs beside them: the machine of a build or a CI job, where spinning
 // for the other side's answer takes CPU from the thread that would give it.
-#include <unistd.h>
-
 #include <chrono>
 #include <memory>
 #include <thread>

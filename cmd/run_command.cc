@@ -137,7 +137,8 @@ std::expected<void, ParseExit> ParseRunArgsInto(const std::vector<std::string>& 
   app.add_option("--patch-after", patch_after,
                  "patch a site at its Nth trap (default 16: a patch costs about as much as "
                  "that many traps, so sites a program calls only while it starts stay as they "
-                 "are; 1: at the first)")
+                 "are; 1 while more tasks are runnable than there are CPUs, where a trap costs "
+                 "more; 1: at the first)")
       ->option_text("N");
   bool list_groups = false;
   app.add_flag("--list-groups", list_groups,
@@ -255,6 +256,7 @@ std::expected<void, ParseExit> ParseRunArgsInto(const std::vector<std::string>& 
           "--no-patch, or use --platform=systrap)");
     }
     c.patch_after = static_cast<uint32_t>(n);
+    c.patch_after_given = true;
   }
   if (all_to_sentry && !c.patch) {
     return fail(

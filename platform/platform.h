@@ -163,12 +163,13 @@ class Machine {
 struct MachineConfig {
   const policy::PolicyTable* policy = nullptr;  // the run's, which outlives the machine
   uint32_t spin_iterations = 2000;              // how long each side spins before sleeping
-  bool trace = false;          // keep path prefixes (and, inproc, write trace lines)
-  int trace_fd = -1;           // inproc: where the guest writes trace lines
-  bool patch = false;          // systrap: patch syscall sites (site_patcher.h)
-  uint32_t patch_after = 16;   // at a site's this-th trap
-  bool all_to_sentry = false;  // patched calls ask the sentry too (none run in the stub)
-  bool timing = false;         // the stub times its traps (for --stats); it always counts
+  bool trace = false;              // keep path prefixes (and, inproc, write trace lines)
+  int trace_fd = -1;               // inproc: where the guest writes trace lines
+  bool patch = false;              // systrap: patch syscall sites (site_patcher.h)
+  uint32_t patch_after = 16;       // at a site's this-th trap
+  bool patch_after_given = false;  // the user's: crowded CPUs do not lower it
+  bool all_to_sentry = false;      // patched calls ask the sentry too (none run in the stub)
+  bool timing = false;             // the stub times its traps (for --stats); it always counts
 };
 
 class Platform {

@@ -21,9 +21,10 @@ struct RunConfig {
   std::string profile = "sandbox";  // the name it came from, for messages and stats
   sandbox::SandboxSpec sandbox;
   uint32_t spin_iterations = 2000;
-  bool patch = false;          // systrap: syscall patching (platform/systrap/stub/site_patcher.h)
-  uint32_t patch_after = 16;   // a site is patched at this trap (1: its first)
-  bool all_to_sentry = false;  // patched calls ask the sentry too
+  bool patch = false;         // systrap: syscall patching (platform/systrap/stub/site_patcher.h)
+  uint32_t patch_after = 16;  // a site is patched at this trap (1: its first)
+  bool patch_after_given = false;  // --patch-after: kept on crowded CPUs too
+  bool all_to_sentry = false;      // patched calls ask the sentry too
   // RunGuest ends the process once its outputs are written (snare run's own process): the
   // kernel's teardown then frees the shared region, the fibers and the heap in one go.
   bool end_process = false;

@@ -153,6 +153,7 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   machine_config.timing = config.stats != RunConfig::StatsFormat::kNone;
   machine_config.patch = config.patch;
   machine_config.patch_after = config.patch_after;
+  machine_config.patch_after_given = config.patch_after_given;
   machine_config.all_to_sentry = config.all_to_sentry;
   machine_config.trace = config.trace;
   machine_config.trace_fd = relay_fds[1];

@@ -14,16 +14,17 @@ CpuCrowding::~CpuCrowding() {
   if (fd_ >= 0) close(fd_);
 }
 
-bool CpuCrowding::Crowded(uint64_t now_ns) {
-  if (fd_ < 0 || (read_once_ && now_ns - read_ns_ < kCheckIntervalNs)) return crowded_;
+bool CpuCrowding::Crowded(uint64_t now_ns, int guest_threads) {
+  if (!DueAt(now_ns)) return crowded_;
   read_once_ = true;
   read_ns_ = now_ns;
   char buf[128];
   const ssize_t n = pread(fd_, buf, sizeof(buf), 0);
   const std::optional<int> runnable =
       n > 0 ? Runnable(std::string_view(buf, static_cast<size_t>(n))) : std::nullopt;
-  // The count includes the sentry itself, which is running as it reads.
-  const bool crowded_now = runnable && *runnable > cpus_;
+  // The count includes the sentry itself, which is running as it reads: the others are
+  // runnable - guest_threads - 1, and they crowd the CPUs once others + 2 > cpus.
+  const bool crowded_now = runnable && *runnable - guest_threads + 1 > cpus_;
   crowded_ = crowded_now && last_read_crowded_;
   last_read_crowded_ = crowded_now;
   crowded_reads_ += crowded_;

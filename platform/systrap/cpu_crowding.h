@@ -7,12 +7,14 @@
 
 namespace snare::systrap {
 
-// Whether more tasks want to run than there are CPUs for the sentry, from the kernel's count
-// of runnable tasks (/proc/loadavg). On such a machine a spinning sentry or stub only takes
-// CPU time from the thread it waits for, or from a process beside the guest: under a
-// two-job compile on 2 vCPUs, `python3 -c pass` took ~1 s with spinning and ~0.2 s without.
-// The count is the whole system's; a sentry kept to fewer CPUs than the machine has may
-// find it crowded when only other CPUs are busy, and sleeps where it could have spun.
+// Whether tasks beside the guest leave fewer than two CPUs, one for the sentry and one for the
+// guest thread it answers, from the kernel's count of runnable tasks (/proc/loadavg) less the
+// guest's own. On such a machine a spinning sentry or stub only takes CPU time from the
+// thread it waits for, or from the process beside it: under a two-job compile on 2 vCPUs,
+// `python3 -c pass` took ~1 s with spinning and ~0.2 s without. (A guest whose own threads
+// fill the CPUs is the spin window's to judge.) The count is the whole system's; a sentry kept
+// to fewer CPUs than the machine has may find it crowded when only other CPUs are busy, and
+// sleeps where it could have spun.
 class CpuCrowding {
  public:
   // A read costs ~4 us here (a PVM guest), and the sentry reads right after an answer: at
@@ -28,7 +30,12 @@ class CpuCrowding {
   // Whether the CPUs are crowded: the last two reads found more runnable tasks than CPUs (one
   // alone may be a kernel thread's moment). Reads again once kCheckIntervalNs has passed
   // since the last read. Never crowded where /proc/loadavg cannot be read.
-  bool Crowded(uint64_t now_ns);
+  // guest_threads: the guest threads that may be among the runnable tasks.
+  bool Crowded(uint64_t now_ns, int guest_threads = 0);
+  // Whether Crowded(now_ns) would read the file again.
+  bool DueAt(uint64_t now_ns) const {
+    return fd_ >= 0 && (!read_once_ || now_ns - read_ns_ >= kCheckIntervalNs);
+  }
   uint64_t crowded_reads() const { return crowded_reads_; }
 
   // The runnable tasks in /proc/loadavg's text ("0.52 0.58 0.59 3/467 12345": 3).

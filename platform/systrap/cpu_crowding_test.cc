@@ -21,9 +21,8 @@ TEST(CpuCrowdingTest, ReadsTheRunnableCountOfLoadavg) {
   EXPECT_EQ(CpuCrowding::Runnable("0.52 0.58"), std::nullopt);
 }
 
-// On the live kernel: with a spinning thread per allowed CPU beside this one, more tasks are
-// runnable than there are CPUs; the answer holds for the check interval, then is read again,
-// and one read that finds the CPUs free ends it.
+// On the live kernel: with a spinning thread per allowed CPU and one more beside this one, no
+// CPU is left; the answer holds for the check interval.
 TEST(CpuCrowdingTest, FindsTheCpusCrowdedWhileMoreThreadsSpinThanThereAreCpus) {
   cpu_set_t set;
   ASSERT_EQ(sched_getaffinity(0, sizeof(set), &set), 0);
@@ -51,27 +50,36 @@ TEST(CpuCrowdingTest, FindsTheCpusCrowdedWhileMoreThreadsSpinThanThereAreCpus) {
   EXPECT_GE(crowding.crowded_reads(), 1u);
 }
 
-// Two crowded reads in a row make crowding, one free read ends it, and between reads the
-// answer stands (a file in place of /proc/loadavg, rewritten between reads).
+// Two crowded reads in a row make crowding, one free read ends it, between reads the answer
+// stands, and the guest's own runnable threads do not count (a file in place of
+// /proc/loadavg, rewritten between reads).
 TEST(CpuCrowdingTest, TwoCrowdedReadsStartItAndOneFreeReadEndsIt) {
   const std::string path = ::testing::TempDir() + "/loadavg";
   auto write = [&](const char* text) { std::ofstream(path, std::ios::trunc) << text; };
+  // 4 CPUs, one guest thread: crowded once more than 2 other tasks are runnable beside it and
+  // the sentry (5 runnable in all).
   write("1.00 1.00 1.00 5/300 1\n");
   CpuCrowding crowding(4, path.c_str());
   const uint64_t step = CpuCrowding::kCheckIntervalNs;
-  EXPECT_FALSE(crowding.Crowded(1 * step));  // 5 > 4 once: not yet
-  EXPECT_TRUE(crowding.Crowded(2 * step));   // twice
+  EXPECT_FALSE(crowding.Crowded(1 * step, 1));  // once: not yet
+  EXPECT_TRUE(crowding.Crowded(2 * step, 1));   // twice
   write("1.00 1.00 1.00 4/300 1\n");
-  EXPECT_TRUE(crowding.Crowded(3 * step - 1));  // within the interval: not read
-  EXPECT_FALSE(crowding.Crowded(3 * step));     // 4 tasks on 4 CPUs
+  EXPECT_TRUE(crowding.DueAt(3 * step));
+  EXPECT_FALSE(crowding.DueAt(3 * step - 1));
+  EXPECT_TRUE(crowding.Crowded(3 * step - 1, 1));  // within the interval: not read
+  EXPECT_FALSE(crowding.Crowded(3 * step, 1));     // two others leave the two CPUs needed
   write("1.00 1.00 1.00 9/300 1\n");
-  EXPECT_FALSE(crowding.Crowded(4 * step));
+  EXPECT_FALSE(crowding.Crowded(4 * step, 1));
   write("1.00 1.00 1.00 1/300 1\n");
-  EXPECT_FALSE(crowding.Crowded(5 * step));  // the crowded read was alone
+  EXPECT_FALSE(crowding.Crowded(5 * step, 1));  // the crowded read was alone
   EXPECT_EQ(crowding.crowded_reads(), 1u);
+  // Eight guest threads and the sentry: the guest crowds itself, which is not this.
+  write("1.00 1.00 1.00 9/300 1\n");
+  EXPECT_FALSE(crowding.Crowded(6 * step, 8));
+  EXPECT_FALSE(crowding.Crowded(7 * step, 8));
   write("garbage\n");
-  EXPECT_FALSE(crowding.Crowded(6 * step));
-  EXPECT_FALSE(crowding.Crowded(7 * step));
+  EXPECT_FALSE(crowding.Crowded(8 * step, 0));
+  EXPECT_FALSE(crowding.Crowded(9 * step, 0));
 }
 
 TEST(CpuCrowdingTest, NeverCrowdedWithoutTheFile) {

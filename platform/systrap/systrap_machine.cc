@@ -84,7 +84,8 @@ std::expected<std::unique_ptr<platform::Machine>, std::string> NewStubMachine(
                                                   mode == Mode::kInproc ? config.trace_fd : -1,
                                                   config.spin_iterations, config.trace);
   machine->SetNotifySockets(notify[0], notify[1]);
-  machine->SetPatchAfter(h->patch);
+  // Crowded CPUs lower the default threshold, not the user's.
+  if (!config.patch_after_given) machine->SetPatchAfter(h->patch);
   return machine;
 }
 
@@ -252,27 +253,11 @@ void SystrapMachine::Idle(std::vector<uint32_t>* gone) {
   // A sentry kept busy never reaches its sleep: reap on the way too, or the slots of exited
   // threads pile up until none is free.
   if (++idle_calls_ % kSpinsPerYield == 0 && Reap(util::MonotonicNs(), gone)) return;
-  if (mode_ == Mode::kSystrap && spin_iterations_ > 0) {
+  // Right after an answer (not on the way of one): where more tasks want the CPUs than there
+  // are, neither the sentry nor a stub spins, as with one CPU.
+  const bool crowded = idle_ == 0 && adaptive_ && NoteCrowding();
+  if (mode_ == Mode::kSystrap && spin_iterations_ > 0 && !crowded) {
     ++idle_;
-    // Right after an answer (not on the way of one): where more tasks want the CPUs than
-    // there are, neither the sentry nor a stub spins, as with one CPU.
-    if (idle_ == 1 && adaptive_) {
-      const uint32_t crowded = crowding_.Crowded(util::MonotonicNs());
-      if (crowded != Load(header_->crowded)) {
-        __atomic_store_n(&header_->crowded, crowded, __ATOMIC_RELAXED);
-        // A trap there costs two wake-ups on busy CPUs, not a spin: patch a site at its
-        // first trap (`python3 -c pass` beside two CPU hogs: 137 ms against 206).
-        if (patch_after_ != 0) {
-          __atomic_store_n(&header_->patch, crowded ? 1u : patch_after_, __ATOMIC_RELAXED);
-        }
-      }
-      if (crowded) {
-        idle_ = 0;
-        if (Reap(util::MonotonicNs(), gone)) return;
-        Sleep();
-        return;
-      }
-    }
     // The thread just answered runs on this CPU: spinning would keep it from running
     // (until the next yield), so sleep at once and give it the CPU.
     const bool shares_cpu = idle_ == 1 && last_cpu_ != kCpuUnknown &&
@@ -355,6 +340,26 @@ void SystrapMachine::Release(const std::vector<uint32_t>& gone) {
 void SystrapMachine::Wake() {
   __atomic_fetch_add(&header_->doorbell, 1, __ATOMIC_SEQ_CST);
   syscall(SYS_futex, &header_->doorbell, FUTEX_WAKE, 1, nullptr, nullptr, 0);
+}
+
+bool SystrapMachine::NoteCrowding() {
+  const uint64_t now = util::MonotonicNs();
+  uint32_t guest_threads = 0;
+  if (crowding_.DueAt(now)) {
+    bool on_my_cpu = false;
+    uint32_t answered = 0, loading = 0;
+    guest_threads = RunningGuestThreads(&on_my_cpu, &answered, &loading) + answered + loading;
+  }
+  const uint32_t crowded = crowding_.Crowded(now, static_cast<int>(guest_threads));
+  if (crowded != Load(header_->crowded)) {
+    __atomic_store_n(&header_->crowded, crowded, __ATOMIC_RELAXED);
+    // A trap there costs two wake-ups, not a spin: a site is patched at its first trap
+    // (`python3 -c pass` beside two CPU hogs: 0.77 of the time).
+    if (patch_after_ != 0) {
+      __atomic_store_n(&header_->patch, crowded ? 1u : patch_after_, __ATOMIC_RELAXED);
+    }
+  }
+  return crowded;
 }
 
 void SystrapMachine::Sleep() {

@@ -54,7 +54,8 @@ class SystrapMachine : public platform::Machine {
 
   // The socket pair the first guest process hands its seccomp listener over (-1: none).
   void SetNotifySockets(int sentry_end, int guest_end);
-  // The patch threshold the run asked for (0: no patching); crowded CPUs lower it to 1.
+  // The default patch threshold (0: no patching, or the user's own): crowded CPUs lower it
+  // to 1 while they last.
   void SetPatchAfter(uint32_t patch_after) { patch_after_ = patch_after; }
 
   // Finds claimed slots above the header's slots_high, which the stub only raises but a
@@ -64,6 +65,9 @@ class SystrapMachine : public platform::Machine {
 
  private:
   uint32_t SlotsHigh() const;
+  // Reads whether the CPUs are crowded and tells the stubs (no spinning, patching at the
+  // first trap) when that changed. Returns whether they are.
+  bool NoteCrowding();
   void Sleep();
   // Every kReapIntervalNs: collects into *gone the slots whose thread has gone; true if any.
   bool Reap(uint64_t now, std::vector<uint32_t>* gone);
@@ -89,7 +93,7 @@ class SystrapMachine : public platform::Machine {
   // The sentry's own copy: the header's is the guest's to write.
   const uint32_t spin_iterations_;
   const bool trace_;
-  uint32_t patch_after_ = 0;  // the header's patch threshold as configured (0: no patching)
+  uint32_t patch_after_ = 0;  // the default patch threshold (0: none, or not to be changed)
   uint32_t idle_ = 0;
   uint64_t idle_calls_ = 0;
   // The highest slots_high seen or slot found claimed: the header's may go down.
