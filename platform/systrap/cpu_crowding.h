@@ -27,10 +27,10 @@ class CpuCrowding {
   CpuCrowding(const CpuCrowding&) = delete;
   CpuCrowding& operator=(const CpuCrowding&) = delete;
 
-  // Whether the CPUs are crowded: the last two reads found more runnable tasks than CPUs (one
-  // alone may be a kernel thread's moment). Reads again once kCheckIntervalNs has passed
-  // since the last read. Never crowded where /proc/loadavg cannot be read.
-  // guest_threads: the guest threads that may be among the runnable tasks.
+  // Whether the CPUs are crowded: the last two reads found the tasks beside the guest leaving
+  // fewer than two CPUs (one read alone may be a kernel thread's moment). Reads again once
+  // kCheckIntervalNs has passed since the last read. Never crowded where /proc/loadavg
+  // cannot be read. guest_threads: the guest threads that may be among the runnable tasks.
   bool Crowded(uint64_t now_ns, int guest_threads = 0);
   // Whether Crowded(now_ns) would read the file again.
   bool DueAt(uint64_t now_ns) const {
