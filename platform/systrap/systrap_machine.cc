@@ -37,11 +37,6 @@ constexpr uint32_t kLowSlots = 64;
 // The adaptive spin looks at the clock and the slots this often.
 constexpr uint32_t kSpinsPerCheck = 64;
 
-int AllowedCpus() {
-  cpu_set_t set;
-  return sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
-}
-
 }  // namespace
 
 std::expected<std::unique_ptr<platform::Machine>, std::string> NewStubMachine(
@@ -98,9 +93,9 @@ SystrapMachine::SystrapMachine(SharedRegionFile region, int stub_fd, Mode mode, 
       spin_iterations_(spin_iterations),
       trace_(trace),
       last_reap_ns_(util::MonotonicNs()),
-      window_(AllowedCpus()),
-      crowding_(AllowedCpus()),
-      adaptive_(mode == Mode::kSystrap && spin_iterations > 0 && AllowedCpus() > 1) {
+      window_(mover_.allowed_cpus()),
+      crowding_(mover_.allowed_cpus()),
+      adaptive_(mode == Mode::kSystrap && spin_iterations > 0 && mover_.allowed_cpus() > 1) {
   entry_.exec_fd = kStubFd;
   entry_.fds = {{stub_fd_, kStubFd}, {region_.fd(), kSharedFd}};
   // Without --trace output the trace fd's number is still held (by a second copy of the

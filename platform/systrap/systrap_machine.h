@@ -99,8 +99,8 @@ class SystrapMachine : public platform::Machine {
   // The highest slots_high seen or slot found claimed: the header's may go down.
   mutable uint32_t slots_high_ = 0;
   uint64_t last_reap_ns_ = 0;
+  CpuMover mover_;  // first: it reads the CPUs allowed, which the next three size themselves by
   SpinWindow window_;
-  CpuMover mover_;
   CpuCrowding crowding_;
   const bool adaptive_;              // spin on after the fixed count (systrap, spinning, > 1 CPU)
   bool spinning_ = false;            // within the window, after the fixed spin
