@@ -42,7 +42,11 @@ std::expected<void, std::string> RecordStats(const std::string& path, const std:
   (*figures)["trap_ns_per_call"].push_back(total.value("trap_ns_per_call", 0.0));
   (*figures)["patched_calls"].push_back(total.value("patched_calls", 0.0));
   if (j.contains("sentry")) {
-    (*figures)["sentry_cpu_per_guest_cpu"].push_back(j["sentry"].value("cpu_per_guest_cpu", 0.0));
+    const nlohmann::json& sentry = j["sentry"];
+    (*figures)["sentry_cpu_per_guest_cpu"].push_back(sentry.value("cpu_per_guest_cpu", 0.0));
+    if (sentry.contains("first_call_ms")) {
+      (*figures)["first_call_ms"].push_back(sentry.value("first_call_ms", 0.0));
+    }
   }
   return {};
 }

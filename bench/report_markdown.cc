@@ -300,6 +300,7 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
     line.push_back(ratio(inproc));
     auto number = [](double v) { return std::isnan(v) ? std::string() : FormatNumber(v); };
     line.push_back(number(NumberParam(native, "cpu_ms")));
+    line.push_back(number(NumberParam(patched, "first_call_ms")));
     const double calls = NumberParam(systrap, "trapped_calls");
     line.push_back(number(calls));
     line.push_back(systrap && calls > 0 ? number(calls / (systrap->value / 1e3)) : "");
@@ -323,9 +324,9 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
   std::vector<std::string> header = {"program (ms)"};
   for (const auto& p : platforms) header.push_back(PeerColumn(p));
   for (const char* h : {"systrap/native", "patch/native", "inproc/native", "native CPU (ms)",
-                        "trapped calls", "calls/s (systrap)", "stub trap ns/call",
-                        "overhead ns/call", "patched", "sentry CPU/guest CPU", "in signal delivery",
-                        "patching removed", "reserve kernel removes"}) {
+                        "first call (ms)", "trapped calls", "calls/s (systrap)",
+                        "stub trap ns/call", "overhead ns/call", "patched", "sentry CPU/guest CPU",
+                        "in signal delivery", "patching removed", "reserve kernel removes"}) {
     header.push_back(h);
   }
   std::string align(header.size(), 'r');
@@ -335,7 +336,10 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
       "x/native: the median of the rounds' ratios (each round runs a program natively, then on "
       "each platform, back to back); native CPU (ms): the native run's user + system time (a "
       "native wall time far above it "
-      "waited on something other than the program's own work, and its ratios mislead); stub "
+      "waited on something other than the program's own work, and its ratios mislead); first "
+      "call (ms): with --patch, from snare's start to the guest's first call reaching the "
+      "sentry (snare's setup, the guest's process, the stub's exec and loading: what a short "
+      "program pays before its own first call, beside the native run's whole time); stub "
       "trap ns/call: the stub's own mean (advisory; without signal delivery and the call "
       "itself); overhead ns/call: (systrap - native) wall time per trapped call";
   const double ladder = LadderGetppid(run, "systrap") - LadderGetppid(run, "native");

@@ -207,27 +207,29 @@ TEST(RenderMarkdownTest, ProgramsShowRatiosTrapCountsAndTheSignalShare) {
   run.rows.push_back({"programs", "find", "native", {{"cpu_ms", "9.5"}}, 10, "ms", {10}});
   run.rows.push_back({"programs", "find", "inproc", stats, 15, "ms", {15}});
   run.rows.push_back({"programs", "find", "systrap", stats, 20, "ms", {20}});
-  run.rows.push_back({"programs",
-                      "find",
-                      "systrap-patch",
-                      {{"trapped_calls", "2000"}, {"patched_calls", "1500"}},
-                      16,
-                      "ms",
-                      {16}});
+  run.rows.push_back(
+      {"programs",
+       "find",
+       "systrap-patch",
+       {{"trapped_calls", "2000"}, {"patched_calls", "1500"}, {"first_call_ms", "6.5"}},
+       16,
+       "ms",
+       {16}});
   run.rows.push_back({"programs", "find", "proot", {}, 400, "ms", {400}});
   const std::string md = RenderMarkdown(run);
   EXPECT_CONTAINS(md,
                   "| program (ms) | native | inproc | snare systrap | systrap --patch | proot | "
-                  "systrap/native | patch/native | inproc/native | native CPU (ms) | trapped "
-                  "calls | calls/s "
+                  "systrap/native | patch/native | inproc/native | native CPU (ms) | first call "
+                  "(ms) | trapped calls | calls/s "
                   "(systrap) | stub trap ns/call | overhead ns/call | patched | sentry CPU/guest "
                   "CPU | in signal delivery | patching removed | reserve kernel removes |\n");
   // 2,000 calls in 20 ms; (20 - 10) ms over 2,000 calls; 2,000 x 890 ns of 20 ms; 1,500 of
   // 2,000 calls patched; 16 ms of 20 with --patch.
-  EXPECT_CONTAINS(md,
-                  "| find | 10.0 | 15.0 | 20.0 | 16.0 | 400 | 2.00 | 1.60 | 1.50 | 9.50 | 2,000 | "
-                  "100,000 "
-                  "| 500 | 5,000 | 75.0% | 0.90 | 8.9% | 20.0% | |\n");
+  EXPECT_CONTAINS(
+      md,
+      "| find | 10.0 | 15.0 | 20.0 | 16.0 | 400 | 2.00 | 1.60 | 1.50 | 9.50 | 6.50 | 2,000 | "
+      "100,000 "
+      "| 500 | 5,000 | 75.0% | 0.90 | 8.9% | 20.0% | |\n");
   EXPECT_CONTAINS(md, "x 890 ns (the ladder's signal floor - native)");
 
   // With the lab's saving: a quarter of each trap's signal delivery.

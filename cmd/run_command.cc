@@ -16,9 +16,13 @@
 #include "sandbox/profiles.h"
 #include "sandbox/sandbox_options.h"
 #include "sentry/run_guest.h"
+#include "util/monotonic_clock.h"
 
 namespace snare::cmd {
 namespace {
+
+// Taken while the process starts (static initialization), before the command line is parsed.
+const uint64_t g_started_ns = util::MonotonicNs();
 
 using StatsFormat = sentry::RunConfig::StatsFormat;
 
@@ -360,6 +364,7 @@ int RunCommand(const std::vector<std::string>& args) {
   if (auto parsed = ParseRunArgsInto(args, &run); !parsed) return Report(parsed.error());
   auto platform = platform::PlatformByName(run.platform);
   run.config.end_process = true;  // this process is snare run's alone
+  run.config.started_ns = g_started_ns;
   return sentry::RunGuest(*platform, run.config);
 }
 

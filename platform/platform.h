@@ -155,7 +155,8 @@ class Machine {
     uint64_t sleeps = 0;
     uint64_t spin_window_ns = 0;
     uint64_t cpu_moves = 0;
-    uint64_t crowded_reads = 0;  // reads of the CPUs' load that found them crowded
+    uint64_t crowded_reads = 0;     // reads of the CPUs' load that found them crowded
+    uint64_t first_request_ns = 0;  // CLOCK_MONOTONIC when the first request came (0: none)
   };
   virtual IdleReport Idling() const { return {}; }
 };

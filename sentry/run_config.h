@@ -28,6 +28,9 @@ struct RunConfig {
   // RunGuest ends the process once its outputs are written (snare run's own process): the
   // kernel's teardown then frees the shared region, the fibers and the heap in one go.
   bool end_process = false;
+  // CLOCK_MONOTONIC when snare started (0: unknown): --stats tells how long the guest's first
+  // call took to come.
+  uint64_t started_ns = 0;
   std::vector<std::string> argv;  // PROG ARGS...
 };
 

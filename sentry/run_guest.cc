@@ -251,6 +251,7 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   std::thread serve([&] { dispatcher.Run(stop); });
   TimeLimit time_limit(config.sandbox.time_limit_s, guest->init_pid);
   int status = WaitGuest(*guest);
+  const uint64_t reaped_ns = util::MonotonicNs();
   time_limit.Stop();
   if (time_limit.expired()) {
     // timeout(1)'s status for a command that ran out of time.
@@ -294,6 +295,10 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
     stats.sentry_cpu_s = sentry_cpu1 - sentry_cpu0;
     stats.guest_cpu_s = util::ChildrenCpuSeconds() - guest_cpu0;
     stats.idling = (*machine)->Idling();
+    if (config.started_ns && stats.idling.first_request_ns > config.started_ns) {
+      stats.first_call_ms = (stats.idling.first_request_ns - config.started_ns) / 1e6;
+      stats.reaped_ms = (reaped_ns - config.started_ns) / 1e6;
+    }
     stats.peak_tasks = dispatcher.peak_tasks();
     if (sink) stats.trace_lines_dropped = trace.dropped;
     std::string text = config.stats == RunConfig::StatsFormat::kJson ? RenderStatsJson(stats)

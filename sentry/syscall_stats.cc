@@ -127,6 +127,16 @@ std::string RenderStatsTable(const SyscallStats& stats) {
                    stats.idling.crowded_reads);
   }
   out += "\n";
+  if (stats.first_call_ms) {
+    fmt::format_to(std::back_inserter(out),
+                   "the guest's first call reached the sentry {:.1f} ms after snare started",
+                   *stats.first_call_ms);
+    if (stats.reaped_ms) {
+      fmt::format_to(std::back_inserter(out), "; its last process was reaped at {:.1f} ms",
+                     *stats.reaped_ms);
+    }
+    out += "\n";
+  }
   out += own ? "snare: \"sentry\" counts what the sentry handled (authoritative); the other "
                "columns come from guest memory (advisory)\n"
              : "snare: " + stats.platform +
@@ -199,6 +209,8 @@ std::string RenderStatsJson(const SyscallStats& stats) {
     j["sentry"]["cpu_moves"] = stats.idling.cpu_moves;
     j["sentry"]["crowded_reads"] = stats.idling.crowded_reads;
   }
+  if (stats.first_call_ms) j["sentry"]["first_call_ms"] = *stats.first_call_ms;
+  if (stats.reaped_ms) j["sentry"]["reaped_ms"] = *stats.reaped_ms;
   j["guest"] = {{"cpu_s", stats.guest_cpu_s}};
   if (stats.trace_lines_dropped) j["trace"] = {{"lines_dropped", *stats.trace_lines_dropped}};
   return j.dump(2) + "\n";

@@ -56,6 +56,11 @@ struct SyscallStats {
   double sentry_cpu_s = 0;
   double guest_cpu_s = 0;
   platform::Machine::IdleReport idling;
+  // From snare's start to the first call that reached the sentry (the guest's launch: snare's
+  // own setup, the guest's process, the stub's exec and loading); absent where none did.
+  std::optional<double> first_call_ms;
+  // From snare's start to the reaping of the guest's last process (its pid namespace gone).
+  std::optional<double> reaped_ms;
 };
 
 // Sentry CPU seconds per guest CPU second (0 when the guest used none).

@@ -79,5 +79,22 @@ TEST(SyscallStatsTest, TablesSayWhatIsAuthoritative) {
   EXPECT_NE(inproc.find("(advisory)"), std::string::npos) << inproc;
 }
 
+TEST(SyscallStatsTest, TheLaunchAndTheReapingAreShownWhereTheSentryWasAsked) {
+  Forged f;
+  SyscallStats stats = CollectStats(f.stub, f.sentry, 1.0, "systrap");
+  EXPECT_EQ(RenderStatsTable(stats).find("first call"), std::string::npos);
+  EXPECT_FALSE(json::parse(RenderStatsJson(stats))["sentry"].contains("first_call_ms"));
+  stats.first_call_ms = 7.25;
+  stats.reaped_ms = 41.5;
+  const std::string table = RenderStatsTable(stats);
+  EXPECT_NE(table.find("the guest's first call reached the sentry 7.2 ms after snare started; "
+                       "its last process was reaped at 41.5 ms\n"),
+            std::string::npos)
+      << table;
+  const json doc = json::parse(RenderStatsJson(stats));
+  EXPECT_DOUBLE_EQ(doc["sentry"].value("first_call_ms", 0.0), 7.25);
+  EXPECT_DOUBLE_EQ(doc["sentry"].value("reaped_ms", 0.0), 41.5);
+}
+
 }  // namespace
 }  // namespace snare::sentry

@@ -3,6 +3,7 @@
 #include <sched.h>
 #include <signal.h>
 
+#include <chrono>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -140,6 +141,35 @@ TEST_P(StatsTraceTest, JsonStatsReportSentryAndGuestCpu) {
   } else {
     EXPECT_FALSE(stats["sentry"].contains("sleeps"));  // inproc's sentry answers nothing
   }
+}
+
+// Where a short program's time under snare goes: its launch (snare's start to the guest's
+// first call at the sentry) and its end (the last process reaped), both within the run as the
+// caller timed it, the launch before the 20,000 calls and the reaping after them.
+TEST_P(StatsTraceTest, JsonStatsTellWhenTheFirstCallCameAndTheGuestWasReaped) {
+  const std::string stats_path = prefix_ + ".json";
+  const auto start = std::chrono::steady_clock::now();
+  util::SubprocessResult r = RunLoop({"--stats=json", "--stats-file=" + stats_path}, 20000);
+  const double wall_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  SCOPED_TRACE(Repro() + "\n" + r.Describe());
+  ASSERT_EQ(r.status, 0);
+  json stats = ReadStats(stats_path);
+  ASSERT_FALSE(stats.is_discarded());
+  SCOPED_TRACE("stats: " + stats.dump(1).substr(0, 3000));
+  ASSERT_TRUE(stats.contains("sentry"));
+  const json& sentry = stats["sentry"];
+  if (GetParam().rfind("systrap", 0) != 0) {
+    EXPECT_FALSE(sentry.contains("first_call_ms"));  // inproc's sentry is asked nothing
+    return;
+  }
+  const double first = sentry.value("first_call_ms", -1.0);
+  const double reaped = sentry.value("reaped_ms", -1.0);
+  EXPECT_GT(first, 0.0);
+  EXPECT_GT(reaped, first);
+  EXPECT_LT(reaped, wall_ms);
+  // The calls ran in between: at least the guest's own CPU time apart.
+  EXPECT_GE(reaped - first, stats["guest"].value("cpu_s", 0.0) * 1e3 * 0.5);
 }
 
 // Beside more busy processes than there are CPUs the sentry finds the CPUs crowded and

@@ -181,6 +181,7 @@ bool SystrapMachine::CollectTraps(std::vector<platform::TrapSource>* ready) {
   }
   if (worked) {
     idle_ = 0;
+    if (!requested_) first_request_ns_ = util::MonotonicNs();
     requested_ = true;
   }
   return worked;
@@ -377,7 +378,8 @@ void SystrapMachine::Sleep() {
 }
 
 platform::Machine::IdleReport SystrapMachine::Idling() const {
-  return {sleeps_, adaptive_ ? window_.window_ns() : 0, mover_.moves(), crowding_.crowded_reads()};
+  return {sleeps_, adaptive_ ? window_.window_ns() : 0, mover_.moves(), crowding_.crowded_reads(),
+          first_request_ns_};
 }
 
 std::unique_ptr<platform::Context> SystrapMachine::NewContext(const platform::TrapSource& source,

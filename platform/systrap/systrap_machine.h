@@ -106,6 +106,7 @@ class SystrapMachine : public platform::Machine {
   bool spinning_ = false;            // within the window, after the fixed spin
   uint32_t last_cpu_ = kCpuUnknown;  // of the latest request collected
   bool requested_ = false;           // a request came: the guest's first program is loaded
+  uint64_t first_request_ns_ = 0;    // when
   uint64_t sleeps_ = 0;
   std::vector<bool> pass_unseen_;        // by number (SetPassUnseen)
   std::vector<uint64_t> passed_unseen_;  // by number
