@@ -181,8 +181,7 @@ bool SystrapMachine::CollectTraps(std::vector<platform::TrapSource>* ready) {
   }
   if (worked) {
     idle_ = 0;
-    if (!requested_) first_request_ns_ = util::MonotonicNs();
-    requested_ = true;
+    if (!first_request_ns_) first_request_ns_ = util::MonotonicNs();
   }
   return worked;
 }
@@ -229,7 +228,7 @@ uint32_t SystrapMachine::RunningGuestThreads(bool* on_my_cpu, uint32_t* answered
     const uint32_t state = Load(slot->frames[0].state);  // idle: no request yet, no CPU
     *on_my_cpu |= cpu >= 0 && state != kFrameIdle && CpuOf(state) == static_cast<uint32_t>(cpu);
   }
-  if (!requested_) {  // the guest is still starting, its slot claimed or not
+  if (!first_request_ns_) {  // the guest is still starting, its slot claimed or not
     *loading += std::max(running, 1u);
     running = 0;
   }

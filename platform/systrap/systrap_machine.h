@@ -105,8 +105,9 @@ class SystrapMachine : public platform::Machine {
   const bool adaptive_;              // spin on after the fixed count (systrap, spinning, > 1 CPU)
   bool spinning_ = false;            // within the window, after the fixed spin
   uint32_t last_cpu_ = kCpuUnknown;  // of the latest request collected
-  bool requested_ = false;           // a request came: the guest's first program is loaded
-  uint64_t first_request_ns_ = 0;    // when
+  // When the first request came (CLOCK_MONOTONIC; 0: none yet, the guest's first program is
+  // still loading).
+  uint64_t first_request_ns_ = 0;
   uint64_t sleeps_ = 0;
   std::vector<bool> pass_unseen_;        // by number (SetPassUnseen)
   std::vector<uint64_t> passed_unseen_;  // by number
