@@ -38,6 +38,8 @@ struct KStack {
   int32_t pad;
   uint64_t ss_size;
 };
+// sigaltstack's SS_AUTODISARM: a handler on the stack disarms it, so none is ever on it.
+inline constexpr uint32_t kSsAutodisarm = 1u << 31;
 
 struct KSigcontext {
   uint64_t r8, r9, r10, r11, r12, r13, r14, r15;

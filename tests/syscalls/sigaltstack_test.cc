@@ -1,6 +1,11 @@
-// sigaltstack(2): the stack that was set reads back, and an SA_ONSTACK handler runs on it.
+// sigaltstack(2): the stack that was set reads back, an SA_ONSTACK handler runs on it, and
+// a signal that interrupts such a handler nests below it there.
+#include <setjmp.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
@@ -80,6 +85,89 @@ TEST(SigaltstackTest, SaOnstackHandlerRunsOnTheAltStack) {
   EXPECT_GE(sp, lo);
   EXPECT_LT(sp, lo + alt.size());
   EXPECT_EQ(g_handler_ss_flags.load(), SS_ONSTACK);
+}
+
+// Sends SIGUSR2 to the calling thread every `ns` nanoseconds; deleted when it goes out of
+// scope.
+class ScopedSigusr2Timer {
+ public:
+  explicit ScopedSigusr2Timer(long ns) {
+    sigevent sev = {};
+    sev.sigev_notify = SIGEV_THREAD_ID;
+    sev.sigev_signo = SIGUSR2;
+    sev._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));
+    armed_ = timer_create(CLOCK_MONOTONIC, &sev, &id_) == 0;
+    EXPECT_TRUE(armed_) << "timer_create: " << strerror(errno);
+    if (!armed_) return;
+    itimerspec its = {};
+    its.it_value.tv_nsec = ns;
+    its.it_interval = its.it_value;
+    EXPECT_EQ(timer_settime(id_, 0, &its, nullptr), 0) << strerror(errno);
+  }
+  ScopedSigusr2Timer(const ScopedSigusr2Timer&) = delete;
+  ScopedSigusr2Timer& operator=(const ScopedSigusr2Timer&) = delete;
+  ~ScopedSigusr2Timer() {
+    if (armed_) timer_delete(id_);
+  }
+
+ private:
+  timer_t id_ = {};
+  bool armed_ = false;
+};
+
+constexpr int kCanaryWords = 256;
+std::atomic<bool> g_in_outer{false};
+std::atomic<int> g_nested{0};
+std::atomic<int> g_clobbered{0};
+sigjmp_buf g_leave_outer;
+
+// The interrupting handler: it fills as much stack as the outer handler's canary takes, so
+// that a frame started again at the alternate stack's top lands on that canary.
+void FillStack(int) {
+  volatile uint64_t scratch[kCanaryWords];
+  for (int i = 0; i < kCanaryWords; ++i) scratch[i] = 0;
+  if (g_in_outer.load()) g_nested.fetch_add(1);
+}
+
+// The outer handler: system calls for 200 ms while the timer fires, its canary checked
+// after each. A clobbered frame cannot be returned through, so it leaves by siglongjmp.
+void CallWhileInterrupted(int) {
+  volatile uint64_t canary[kCanaryWords];
+  for (int i = 0; i < kCanaryWords; ++i) canary[i] = 0x5a5a5a5a00000000ull + i;
+  g_in_outer.store(true);
+  const int64_t end = MonotonicNs() + 200'000'000;
+  while (MonotonicNs() < end) {
+    syscall(SYS_getppid);
+    for (int i = 0; i < kCanaryWords; ++i) {
+      if (canary[i] != 0x5a5a5a5a00000000ull + i) {
+        g_in_outer.store(false);
+        g_clobbered.store(1);
+        siglongjmp(g_leave_outer, 1);
+      }
+    }
+  }
+  g_in_outer.store(false);
+}
+
+// A signal arriving while an SA_ONSTACK handler is inside a system call nests below that
+// handler on the alternate stack; it never starts again at the stack's top, over the
+// handler's live frame (the kernel starts there only when the interrupted code is off the
+// alternate stack, so an interposer must not make a call on a stack of its own with signals
+// open while the guest is on it).
+TEST(SigaltstackTest, SignalInterruptingAnOnstackHandlerNestsBelowIt) {
+  ScopedAltStack alt(kAltStackSize);
+  ScopedSigaction inner(SIGUSR2, FillStack, SA_ONSTACK);
+  ScopedSigaction outer(SIGUSR1, CallWhileInterrupted, SA_ONSTACK);
+  g_nested.store(0);
+  g_clobbered.store(0);
+  if (sigsetjmp(g_leave_outer, 1) == 0) {
+    ScopedSigusr2Timer timer(20'000);
+    ASSERT_EQ(raise(SIGUSR1), 0);
+  }
+  EXPECT_EQ(g_clobbered.load(), 0)
+      << "a signal taken during a system call in an SA_ONSTACK handler wrote over that "
+         "handler's frame at the top of the alternate stack";
+  EXPECT_GT(g_nested.load(), 0) << "the timer never interrupted the handler";
 }
 
 }  // namespace

@@ -60,7 +60,9 @@ void FiberMain(Transfer t) {
   }
 }
 
-void RunOnFiber(Job* job) {
+void RunOnFiber(Job* job, bool guest_on_altstack) {
+  uint64_t held = ~0ull, before = 0;
+  if (guest_on_altstack) Sys(__NR_rt_sigprocmask, 0 /* SIG_BLOCK */, P(&held), P(&before), 8);
   uint32_t index = SlotIndex(job->slot);
   void*& fiber = g_fibers[index][job->depth];
   if (!fiber) {
@@ -71,6 +73,7 @@ void RunOnFiber(Job* job) {
   }
   Transfer t = jump_fcontext(fiber, job);
   fiber = t.fctx;
+  if (guest_on_altstack) Sys(__NR_rt_sigprocmask, 2 /* SIG_SETMASK */, P(&before), 0, 8);
 }
 
 }  // namespace
@@ -92,16 +95,16 @@ void InprocResetSlot(uint32_t slot_index) {
   for (uint32_t d = 0; d < kMaxDepth; ++d) g_fibers[slot_index][d] = nullptr;
 }
 
-policy::Verdict InprocDecide(Slot* slot, uint32_t depth, uint64_t, const uint64_t*) {
+policy::Verdict InprocDecide(Slot* slot, uint32_t depth, bool guest_on_altstack) {
   Job job = {Job::kDecide, slot, depth, {}, false, 0, nullptr};
-  RunOnFiber(&job);
+  RunOnFiber(&job, guest_on_altstack);
   return job.verdict;
 }
 
-void InprocTrace(Slot* slot, uint32_t depth, bool has_result, int64_t result,
-                 const char* annotation) {
+void InprocTrace(Slot* slot, uint32_t depth, bool guest_on_altstack, bool has_result,
+                 int64_t result, const char* annotation) {
   Job job = {Job::kTrace, slot, depth, {}, has_result, result, annotation};
-  RunOnFiber(&job);
+  RunOnFiber(&job, guest_on_altstack);
 }
 
 }  // namespace snare::stub

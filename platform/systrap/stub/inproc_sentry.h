@@ -16,11 +16,14 @@ void InprocInit();
 // Forgets the fibers of a slot this process is about to use for a new thread.
 void InprocResetSlot(uint32_t slot_index);
 
-policy::Verdict InprocDecide(systrap::Slot* slot, uint32_t depth, uint64_t nr,
-                             const uint64_t args[6]);
+// Both run on the fiber. `guest_on_altstack`: the trapped call came from the guest's
+// alternate signal stack (its rsp lies in the SIGSYS frame's uc_stack); guest signals wait
+// until the fiber is left, since one taken on the fiber would find the thread off that
+// stack and start its handler at the stack's top, over the live frames there.
+policy::Verdict InprocDecide(systrap::Slot* slot, uint32_t depth, bool guest_on_altstack);
 // Writes the --trace line for a finished call (when tracing).
-void InprocTrace(systrap::Slot* slot, uint32_t depth, bool has_result, int64_t result,
-                 const char* annotation);
+void InprocTrace(systrap::Slot* slot, uint32_t depth, bool guest_on_altstack, bool has_result,
+                 int64_t result, const char* annotation);
 
 }  // namespace snare::stub
 

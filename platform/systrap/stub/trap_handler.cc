@@ -136,6 +136,14 @@ bool PassesInStub(uint64_t nr, const uint64_t (&args)[6]) {
          policy::Decide(GuestPolicy(), nr, args).kind == Verdict::kPassthrough;
 }
 
+// Whether the trapped code ran on the guest's alternate signal stack, by the kernel's own
+// test (on_sig_stack). The frame's uc_stack holds the stack as set, not SS_ONSTACK.
+bool OnAltStack(const KUcontext& uc) {
+  const abi::KStack& ss = uc.uc_stack;
+  if (static_cast<uint32_t>(ss.ss_flags) & abi::kSsAutodisarm) return false;
+  return uc.mc.rsp > ss.ss_sp && uc.mc.rsp - ss.ss_sp <= ss.ss_size;
+}
+
 bool NeverReturns(uint64_t nr) {
   return nr == __NR_exit || nr == __NR_exit_group || nr == __NR_rt_sigreturn;
 }
@@ -154,10 +162,11 @@ extern "C" void StubSigsysHandler(int, KSiginfo* info, KUcontext* uc) {
   const bool tracing = g_stub.header->trace;
 
   const bool inproc = g_stub.mode == systrap::Mode::kInproc;
+  const bool on_altstack = inproc && OnAltStack(*uc);
   Verdict verdict;
   uint32_t reply = 0;
   if (inproc) {
-    verdict = InprocDecide(slot, depth, nr, f->args);
+    verdict = InprocDecide(slot, depth, on_altstack);
     if (verdict.kind == Verdict::kBroker) verdict.kind = Verdict::kPassthrough;
   } else {
     reply = ExchangeWithSentry(slot, f, depth);
@@ -182,7 +191,7 @@ extern "C" void StubSigsysHandler(int, KSiginfo* info, KUcontext* uc) {
     case Verdict::kPassthrough: {
       if (NeverReturns(nr)) {
         Count(slot, nr, 0, t1 - t0, 0);
-        if (inproc && tracing) InprocTrace(slot, depth, false, 0, nullptr);
+        if (inproc && tracing) InprocTrace(slot, depth, on_altstack, false, 0, nullptr);
       }
       // The arguments as the thread made the call, not as the shared frame holds them now.
       result = ExecutePassthrough(nr, args, uc, depth);
@@ -196,7 +205,7 @@ extern "C" void StubSigsysHandler(int, KSiginfo* info, KUcontext* uc) {
       annotation = result < 0 ? "denied" : "emulated";
       break;
     case Verdict::kKill:
-      if (inproc && tracing) InprocTrace(slot, depth, false, 0, "killed");
+      if (inproc && tracing) InprocTrace(slot, depth, on_altstack, false, 0, "killed");
       DieBySigsys();
     case Verdict::kBroker:
       break;
@@ -217,7 +226,7 @@ extern "C" void StubSigsysHandler(int, KSiginfo* info, KUcontext* uc) {
   uint64_t t3 = Clock();
   Count(slot, nr, result, (t1 - t0) + (t3 - t2), t2 - t1);
   if (inproc) {
-    if (tracing) InprocTrace(slot, depth, true, result, annotation);
+    if (tracing) InprocTrace(slot, depth, on_altstack, true, result, annotation);
     slot->depth = depth;
   } else {
     CloseFrame(slot, f, depth, result);
