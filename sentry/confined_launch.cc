@@ -95,17 +95,18 @@ void ExitIfOrphaned(int fd) {
   }
   if (auto r = sandbox::SetUpMounts(sb, prepared, spec.cwd); !r) Fail(sock, r.error());
   for (const auto& [target, fd] : prepared) close(fd);
-  pid_t guest = fork();
-  if (guest < 0) Fail(sock, std::string("fork: ") + strerror(errno));
-  if (guest == 0) {
-    close(sock);
-    GuestMain(spec, exec, ids);
-  }
   // The sentry finds the guest's threads in the guest's /proc (it may not look through
-  // /proc/PID/root of a process that is not dumpable).
+  // /proc/PID/root of a process that is not dumpable). Sent before the guest exists: the
+  // sentry gets on with its side while the guest starts.
   int proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
   Send(sock, kReady, proc);
   close(sock);
+  if (proc >= 0) close(proc);
+  // vfork: the guest only sets its own attributes and execs (init waits meanwhile), so
+  // there is no copy of init's address space to make, fault in and tear down.
+  pid_t guest = vfork();
+  if (guest < 0) Die("vfork", strerror(errno));
+  if (guest == 0) GuestMain(spec, exec, ids);
   if (auto r = sandbox::InstallInitFilter(); !r) {
     kill(guest, SIGKILL);
     Die("init", r.error().c_str());
@@ -156,6 +157,25 @@ void ExitIfOrphaned(int fd) {
                               /*interrupts=*/true));
 }
 
+// The holder of IdmappedTree's user namespace: it shares the sentry's memory (CLONE_VM: no
+// copy of the sentry's address space to make and tear down), runs on a stack of its own and
+// only waits to be killed, in bare syscalls (its libc state, errno included, is the
+// sentry's).
+struct HolderArgs {
+  pid_t parent;
+  int ready;  // written once the holder lives past the parent-death check
+};
+alignas(64) char g_holder_stack[16384];
+
+int HolderMain(void* arg) {
+  const auto* args = static_cast<const HolderArgs*>(arg);
+  // A sentry killed while the holder lives must not leave it behind.
+  syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+  if (syscall(SYS_getppid) != args->parent) syscall(SYS_exit_group, 1);
+  syscall(SYS_write, args->ready, "u", 1);
+  for (;;) syscall(SYS_pause);
+}
+
 // An unprivileged guest cannot write a directory root owns: for a run as root, the working
 // directory is attached through an idmapped mount that shows root's files as the guest's.
 std::expected<int, std::string> IdmappedTree(const std::string& path, const sandbox::IdMap& ids) {
@@ -164,29 +184,24 @@ std::expected<int, std::string> IdmappedTree(const std::string& path, const sand
   if (pipe2(ready, O_CLOEXEC) != 0) {
     return std::unexpected(std::string("pipe: ") + strerror(errno));
   }
-  const pid_t parent = getpid();
-  pid_t holder = fork();
-  if (holder < 0) return std::unexpected(std::string("fork: ") + strerror(errno));
-  if (holder == 0) {
-    // A sentry killed while the holder lives must not leave it behind.
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(1);
-    close(ready[0]);
-    if (unshare(CLONE_NEWUSER) != 0) _exit(1);
-    (void)!write(ready[1], "u", 1);
-    pause();
-    _exit(0);
-  }
+  HolderArgs args = {getpid(), ready[1]};
+  pid_t holder = clone(HolderMain, g_holder_stack + sizeof(g_holder_stack),
+                       CLONE_VM | CLONE_NEWUSER | SIGCHLD, &args);
+  const int clone_err = errno;
   close(ready[1]);
+  if (holder < 0) {
+    close(ready[0]);
+    return std::unexpected(std::string("clone(CLONE_NEWUSER): ") + strerror(clone_err));
+  }
   char c;
-  const bool unshared = read(ready[0], &c, 1) == 1;
+  const bool started = read(ready[0], &c, 1) == 1;
   close(ready[0]);
   auto done = [&](std::expected<int, std::string> result) {
     kill(holder, SIGKILL);
     waitpid(holder, nullptr, 0);
     return result;
   };
-  if (!unshared) return done(std::unexpected(std::string("unshare(CLONE_NEWUSER) failed")));
+  if (!started) return done(std::unexpected(std::string("the user namespace's holder died")));
   // The holder's namespace shows on-disk owner 0 as the guest's host id.
   sandbox::IdMap map = {0, ids.outside_uid, 0, ids.outside_gid, /*map_root=*/false};
   if (auto r = sandbox::WriteIdMaps(holder, map); !r) return done(std::unexpected(r.error()));
