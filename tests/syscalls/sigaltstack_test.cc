@@ -4,7 +4,6 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -87,34 +86,6 @@ TEST(SigaltstackTest, SaOnstackHandlerRunsOnTheAltStack) {
   EXPECT_EQ(g_handler_ss_flags.load(), SS_ONSTACK);
 }
 
-// Sends SIGUSR2 to the calling thread every `ns` nanoseconds; deleted when it goes out of
-// scope.
-class ScopedSigusr2Timer {
- public:
-  explicit ScopedSigusr2Timer(long ns) {
-    sigevent sev = {};
-    sev.sigev_notify = SIGEV_THREAD_ID;
-    sev.sigev_signo = SIGUSR2;
-    sev._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));
-    armed_ = timer_create(CLOCK_MONOTONIC, &sev, &id_) == 0;
-    EXPECT_TRUE(armed_) << "timer_create: " << strerror(errno);
-    if (!armed_) return;
-    itimerspec its = {};
-    its.it_value.tv_nsec = ns;
-    its.it_interval = its.it_value;
-    EXPECT_EQ(timer_settime(id_, 0, &its, nullptr), 0) << strerror(errno);
-  }
-  ScopedSigusr2Timer(const ScopedSigusr2Timer&) = delete;
-  ScopedSigusr2Timer& operator=(const ScopedSigusr2Timer&) = delete;
-  ~ScopedSigusr2Timer() {
-    if (armed_) timer_delete(id_);
-  }
-
- private:
-  timer_t id_ = {};
-  bool armed_ = false;
-};
-
 constexpr int kCanaryWords = 256;
 std::atomic<bool> g_in_outer{false};
 std::atomic<int> g_nested{0};
@@ -161,7 +132,7 @@ TEST(SigaltstackTest, SignalInterruptingAnOnstackHandlerNestsBelowIt) {
   g_nested.store(0);
   g_clobbered.store(0);
   if (sigsetjmp(g_leave_outer, 1) == 0) {
-    ScopedSigusr2Timer timer(20'000);
+    ScopedThreadTimer timer(SIGUSR2, 20'000);
     ASSERT_EQ(raise(SIGUSR1), 0);
   }
   EXPECT_EQ(g_clobbered.load(), 0)

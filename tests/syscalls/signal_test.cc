@@ -59,34 +59,6 @@ TEST(SignalTest, SigalrmInterruptsPipeReadWithEintrWithoutSaRestart) {
   EXPECT_GE(g_sigalrm_count.load() - before, 1);
 }
 
-// A POSIX timer that sends SIGALRM to the calling thread (not the process, so no other
-// thread can take it) every ms milliseconds; deleted when it goes out of scope.
-class ScopedThreadTimer {
- public:
-  explicit ScopedThreadTimer(long ms) {
-    sigevent sev = {};
-    sev.sigev_notify = SIGEV_THREAD_ID;
-    sev.sigev_signo = SIGALRM;
-    sev._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));
-    armed_ = timer_create(CLOCK_MONOTONIC, &sev, &id_) == 0;
-    EXPECT_TRUE(armed_) << "timer_create: " << strerror(errno);
-    if (!armed_) return;
-    itimerspec its = {};
-    its.it_value.tv_nsec = ms * 1000000;
-    its.it_interval = its.it_value;
-    EXPECT_EQ(timer_settime(id_, 0, &its, nullptr), 0) << strerror(errno);
-  }
-  ScopedThreadTimer(const ScopedThreadTimer&) = delete;
-  ScopedThreadTimer& operator=(const ScopedThreadTimer&) = delete;
-  ~ScopedThreadTimer() {
-    if (armed_) timer_delete(id_);
-  }
-
- private:
-  timer_t id_ = {};
-  bool armed_ = false;
-};
-
 struct DelayedWriter {
   int fd;
   int alarm_count_before;
@@ -114,7 +86,7 @@ TEST(SignalTest, SigalrmWithSaRestartRestartsPipeRead) {
   ssize_t n;
   int err;
   {
-    ScopedThreadTimer timer(10);
+    ScopedThreadTimer timer(SIGALRM, 10'000'000);
     errno = 0;
     n = read(p.read_end.get(), buf, sizeof(buf) - 1);
     err = errno;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -109,6 +110,21 @@ sigset_t SigsetOf(std::initializer_list<int> sigs) {
   sigemptyset(&set);
   for (int sig : sigs) sigaddset(&set, sig);
   return set;
+}
+
+ScopedThreadTimer::ScopedThreadTimer(int sig, long interval_ns) {
+  sigevent sev = {};
+  sev.sigev_notify = SIGEV_THREAD_ID;
+  sev.sigev_signo = sig;
+  sev._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));
+  armed_ = timer_create(CLOCK_MONOTONIC, &sev, &id_) == 0;
+  EXPECT_TRUE(armed_) << "timer_create: " << strerror(errno);
+  if (!armed_) return;
+  itimerspec its = {};
+  its.it_value.tv_sec = interval_ns / 1'000'000'000;
+  its.it_value.tv_nsec = interval_ns % 1'000'000'000;
+  its.it_interval = its.it_value;
+  EXPECT_EQ(timer_settime(id_, 0, &its, nullptr), 0) << strerror(errno);
 }
 
 }  // namespace snare_syscalls

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -106,6 +107,22 @@ class ScopedSigmask {
 };
 
 sigset_t SigsetOf(std::initializer_list<int> sigs);
+
+// A POSIX timer that sends `sig` to the calling thread (not the process, so no other thread
+// can take it) every `interval_ns` nanoseconds; deleted when it goes out of scope.
+class ScopedThreadTimer {
+ public:
+  ScopedThreadTimer(int sig, long interval_ns);
+  ScopedThreadTimer(const ScopedThreadTimer&) = delete;
+  ScopedThreadTimer& operator=(const ScopedThreadTimer&) = delete;
+  ~ScopedThreadTimer() {
+    if (armed_) timer_delete(id_);
+  }
+
+ private:
+  timer_t id_ = {};
+  bool armed_ = false;
+};
 
 }  // namespace snare_syscalls
 
