@@ -159,8 +159,8 @@ void ExitIfOrphaned(int fd) {
 
 // The holder of IdmappedTree's user namespace: it shares the sentry's memory (CLONE_VM: no
 // copy of the sentry's address space to make and tear down), runs on a stack of its own and
-// only waits to be killed, in bare syscalls (its libc state, errno included, is the
-// sentry's).
+// only waits to be killed. It shares the sentry's thread state too (TLS, errno), so it calls
+// nothing but syscall(2), whose only write, errno on a failure, none of these calls meets.
 struct HolderArgs {
   pid_t parent;
   int ready;  // written once the holder lives past the parent-death check
