@@ -5,6 +5,7 @@
 #include <linux/mount.h>
 #include <linux/sched.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -159,8 +160,9 @@ void ExitIfOrphaned(int fd) {
 
 // The holder of IdmappedTree's user namespace: it shares the sentry's memory (CLONE_VM: no
 // copy of the sentry's address space to make and tear down), runs on a stack of its own and
-// only waits to be killed. It shares the sentry's thread state too (TLS, errno), so it calls
-// nothing but syscall(2), whose only write, errno on a failure, none of these calls meets.
+// only waits to be killed. It shares the sentry thread's TLS too, so it starts with every
+// signal blocked (no handler of the sentry's can run on it) and calls only syscall(2), whose
+// only write, errno on a failure, none of these calls meets.
 struct HolderArgs {
   pid_t parent;
   int ready;  // written once the holder lives past the parent-death check
@@ -185,9 +187,13 @@ std::expected<int, std::string> IdmappedTree(const std::string& path, const sand
     return std::unexpected(std::string("pipe: ") + strerror(errno));
   }
   HolderArgs args = {getpid(), ready[1]};
+  sigset_t all, before;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &before);  // the holder inherits the mask
   pid_t holder = clone(HolderMain, g_holder_stack + sizeof(g_holder_stack),
                        CLONE_VM | CLONE_NEWUSER | SIGCHLD, &args);
   const int clone_err = errno;
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
   close(ready[1]);
   if (holder < 0) {
     close(ready[0]);
