@@ -13,9 +13,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <map>
+#include <vector>
 
 #include "sandbox/capabilities.h"
 #include "sandbox/id_maps.h"
@@ -80,7 +82,8 @@ void ExitIfOrphaned(int fd) {
                            const std::map<std::string, int>& prepared, int sock, int parent_line) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   ExitIfOrphaned(parent_line);
-  // Wait until the helper has written our id maps; it keeps its end open while it lives.
+  // Wait until the sentry has written our id maps. It holds the line's other end while it
+  // lives: a hang-up with nothing to read means it died first.
   char go;
   if (read(parent_line, &go, 1) != 1) _exit(128 + SIGKILL);
   close(parent_line);
@@ -118,44 +121,62 @@ void ExitIfOrphaned(int fd) {
   __builtin_unreachable();
 }
 
-// The sentry's child in the host's namespaces: drops the invoking user's supplementary
-// groups where it may (root's would otherwise stay effective inside), creates the
-// namespaces with init in them, writes init's id maps and relays signals and the exit
-// status.
-[[noreturn]] void HelperMain(const LaunchSpec& spec, GuestExec& exec, const sandbox::IdMap& ids,
-                             const std::map<std::string, int>& prepared, int sock, int lifeline) {
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  ExitIfOrphaned(lifeline);
-  if (getuid() == 0 && setgroups(0, nullptr) != 0) {
-    Fail(sock, std::string("setgroups: ") + strerror(errno));
+// Clones init into the sandbox's namespaces, the sentry's own child: the sentry writes its id
+// maps, relays signals to it and reaps it (no process of snare's stands between them: each
+// costs a fork and, when the guest is done, an exit on the way to the status). Root's
+// supplementary groups would stay effective inside, so init starts without them; the sentry
+// keeps its own. Returns init's pid; init waits on `line` until its maps are written.
+std::expected<pid_t, std::string> CloneInit(const LaunchSpec& spec, GuestExec& exec,
+                                            const sandbox::IdMap& ids,
+                                            const std::map<std::string, int>& prepared,
+                                            const int sock[2], const int line[2]) {
+  std::vector<gid_t> groups;
+  const bool root = getuid() == 0;
+  if (root) {
+    const int n = getgroups(0, nullptr);
+    groups.resize(static_cast<size_t>(std::max(n, 0)));
+    if (n < 0 || getgroups(n, groups.data()) != n) {
+      return std::unexpected(std::string("getgroups: ") + strerror(errno));
+    }
+    if (setgroups(0, nullptr) != 0) {
+      return std::unexpected(std::string("setgroups: ") + strerror(errno));
+    }
   }
-  int line[2];
-  if (pipe2(line, O_CLOEXEC) != 0) Fail(sock, std::string("pipe: ") + strerror(errno));
   unsigned long flags = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS;
   if (spec.sandbox->network == SandboxSpec::Network::kNone) flags |= CLONE_NEWNET;
-  long init = syscall(SYS_clone, flags | SIGCHLD, nullptr, nullptr, nullptr, nullptr);
-  if (init < 0) {
-    Fail(sock, std::string("creating the sandbox's namespaces: ") + strerror(errno) +
-                   (errno == EPERM || errno == ENOSPC
-                        ? " (are unprivileged user namespaces disabled? see "
-                          "/proc/sys/user/max_user_namespaces)"
-                        : ""));
-  }
+  fflush(nullptr);
+  const long init = syscall(SYS_clone, flags | SIGCHLD, nullptr, nullptr, nullptr, nullptr);
+  const int clone_err = errno;
   if (init == 0) {
+    close(sock[0]);
     close(line[1]);
-    InitMain(spec, exec, ids, prepared, sock, line[0]);
+    InitMain(spec, exec, ids, prepared, sock[1], line[0]);
   }
-  close(line[0]);
+  if (root && setgroups(groups.size(), groups.data()) != 0) {
+    // The sentry could no longer do what root's groups let it: stop rather than go on changed.
+    if (init > 0) {
+      kill(static_cast<pid_t>(init), SIGKILL);
+      waitpid(static_cast<pid_t>(init), nullptr, 0);
+    }
+    return std::unexpected(std::string("restoring snare's groups: ") + strerror(errno));
+  }
+  if (init < 0) {
+    return std::unexpected(std::string("creating the sandbox's namespaces: ") +
+                           strerror(clone_err) +
+                           (clone_err == EPERM || clone_err == ENOSPC
+                                ? " (are unprivileged user namespaces disabled? see "
+                                  "/proc/sys/user/max_user_namespaces)"
+                                : ""));
+  }
   if (auto r = sandbox::WriteIdMaps(static_cast<pid_t>(init), ids); !r) {
     kill(static_cast<pid_t>(init), SIGKILL);
-    Fail(sock, r.error());
+    waitpid(static_cast<pid_t>(init), nullptr, 0);
+    return std::unexpected(r.error());
   }
+  // Not dumpable from here on (before the guest can exist), as init makes itself.
   prctl(PR_SET_DUMPABLE, 0);
-  (void)!write(line[1], "g", 1);  // init may go on; line[1] stays open while we live
-  close(sock);
-  for (const auto& [target, fd] : prepared) close(fd);
-  _exit(ForwardSignalsAndWait(static_cast<pid_t>(init), static_cast<pid_t>(init),
-                              /*interrupts=*/true));
+  (void)!write(line[1], "g", 1);  // init may go on
+  return static_cast<pid_t>(init);
 }
 
 // The holder of IdmappedTree's user namespace: it shares the sentry's memory (CLONE_VM: no
@@ -259,29 +280,26 @@ std::expected<LaunchedGuest, std::string> LaunchConfined(const LaunchSpec& spec,
   }
   int sock[2];
   if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sock) != 0) {
+    for (const auto& [t, fd] : prepared) close(fd);
     return std::unexpected(std::string("socketpair: ") + strerror(errno));
   }
-  // The sentry keeps the write end for its whole life (close-on-exec, never written).
-  int lifeline[2];
-  if (pipe2(lifeline, O_CLOEXEC) != 0) {
-    close(sock[0]);
-    close(sock[1]);
+  int line[2];
+  if (pipe2(line, O_CLOEXEC) != 0) {
+    for (int fd : sock) close(fd);
+    for (const auto& [t, fd] : prepared) close(fd);
     return std::unexpected(std::string("pipe: ") + strerror(errno));
   }
-  fflush(nullptr);
-  pid_t helper = fork();
-  if (helper < 0) return std::unexpected(std::string("fork: ") + strerror(errno));
-  if (helper == 0) {
-    close(sock[0]);
-    close(lifeline[1]);
-    HelperMain(spec, exec, ids, prepared, sock[1], lifeline[0]);
-  }
-  close(sock[1]);
-  close(lifeline[0]);
+  auto init = CloneInit(spec, exec, ids, prepared, sock, line);
+  for (int fd : {sock[1], line[0]}) close(fd);
   for (const auto& [target, fd] : prepared) close(fd);
+  if (!init) {
+    close(sock[0]);
+    close(line[1]);
+    return std::unexpected("cannot set up the sandbox: " + init.error());
+  }
 
   LaunchedGuest launched;
-  launched.init_pid = helper;
+  launched.init_pid = *init;
   launched.own_pid_namespace = true;
   std::string error;
   for (;;) {
@@ -306,12 +324,12 @@ std::expected<LaunchedGuest, std::string> LaunchConfined(const LaunchSpec& spec,
   }
   close(sock[0]);
   if (!error.empty()) {
-    kill(helper, SIGKILL);
-    waitpid(helper, nullptr, 0);
-    close(lifeline[1]);
+    kill(*init, SIGKILL);
+    waitpid(*init, nullptr, 0);
+    close(line[1]);
     return std::unexpected("cannot set up the sandbox: " + error);
   }
-  // lifeline[1] stays open (close-on-exec) until the sentry exits.
+  // line[1] stays open (close-on-exec) until the sentry exits: init's test for an orphan.
   return launched;
 }
 

@@ -1,6 +1,6 @@
-// Starts the guest. Confined (the sandbox profile): an outer helper that leaves the invoking
-// user's supplementary groups behind creates a user, pid, mount, IPC, UTS and (without host
-// network) network namespace whose init builds the guest's root and forks the guest, which
+// Starts the guest. Confined (the sandbox profile): the sentry clones, without the invoking
+// user's supplementary groups, an init in a new user, pid, mount, IPC, UTS and (without host
+// network) network namespace; init builds the guest's root and forks the guest, which
 // drops every privilege, restricts itself with Landlock and enters the platform. Unconfined
 // (the trace profile): a pid namespace when the kernel allows it, nothing else. Either way
 // the guest's init dies with the sentry and takes every guest process with it.

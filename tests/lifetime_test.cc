@@ -88,7 +88,7 @@ TEST_P(LifetimeTest, SigkillDuringLaunchLeavesNothing) {
     std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
     // The guest has started once a process of this run runs something other than snare's
     // own binary (the stub, sh, the sleeps); before that there are at most snare's forks
-    // setting up the sandbox (the helper, init).
+    // setting up the sandbox (init).
     const std::vector<ProcessInfo> run = ProcessesWithEnv(marker_);
     std::string snare_exe;
     for (const ProcessInfo& p : run) {

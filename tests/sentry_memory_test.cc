@@ -1,6 +1,6 @@
 // The sentry's memory does not grow over many short-lived guest processes, threads, fds and
 // mappings: one snare run of stress-ng's fork, pthread, dup and mmap stressors, with the
-// resident set of snare's own processes (the sentry, the sandbox's helper and init) sampled
+// resident set of snare's own processes (the sentry and the sandbox's init) sampled
 // as it runs. After a warm-up, the peak of the last stretch may exceed the peak of the first
 // stretch by at most a fifth plus 4 MiB (the sentry's memory follows how many guest threads
 // live at once, which varies from run to run; a leak grows with how many have lived).
