@@ -16,10 +16,15 @@
 
 #include "abi/syscall_table.h"
 #include "trace/trace_line.h"
+#include "util/scheduler_slice.h"
 
 namespace snare::sentry {
 
 using policy::Verdict;
+
+// A notified guest thread waits in the kernel until this thread answers: ask for the fair
+// scheduler's shortest slice, so that it runs soon after it is woken.
+constexpr uint64_t kServerSliceNs = 100'000;
 
 NotifyServer::NotifyServer(int listener, const policy::PolicyContext& policy, TraceSink* trace)
     : listener_(listener),
@@ -27,7 +32,10 @@ NotifyServer::NotifyServer(int listener, const policy::PolicyContext& policy, Tr
       policy_(policy),
       trace_(trace),
       counters_(abi::kSyscallLimit) {
-  thread_ = std::thread([this] { Run(); });
+  thread_ = std::thread([this] {
+    (void)util::RequestSchedulerSlice(kServerSliceNs);  // as the sentry's (run_guest.cc)
+    Run();
+  });
 }
 
 NotifyServer::~NotifyServer() {
