@@ -255,8 +255,8 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   std::thread serve([&] {
     // A guest thread waits while the sentry decides its call, which takes microseconds; a
     // sentry woken behind running guest threads would wait out their slices first (git
-    // status's ten threads on two CPUs: 2.4x the run). Best effort: a kernel before 6.12
-    // ignores it, a container may refuse it.
+    // status's ten threads on two CPUs took 2.7 times as long). Best effort: a kernel before
+    // 6.12 ignores it, a container may refuse it.
     (void)util::RequestSchedulerSlice(kSentrySliceNs);
     dispatcher.Run(stop);
   });

@@ -46,7 +46,6 @@ TEST(SchedulerSliceTest, KeepsTheThreadsNiceValue) {
     // Raising one's own nice value needs no privilege; lowering it again would.
     ASSERT_EQ(setpriority(PRIO_PROCESS, static_cast<id_t>(tid), 7), 0);
     set = RequestSchedulerSlice(100'000);
-    errno = 0;
     nice_after = getpriority(PRIO_PROCESS, static_cast<id_t>(tid));
   }).join();
   ASSERT_TRUE(set) << set.error();

@@ -1,0 +1,89 @@
+// The sentry's serving thread asks the fair scheduler for its shortest slice (0.1 ms), so that
+// woken by a trap it preempts running guest threads instead of waiting out their slices
+// (util/scheduler_slice.h). Read from outside, with sched_getattr on each of snare's threads
+// while a guest runs.
+#include <dirent.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/snare_paths.h"
+#include "util/scheduler_slice.h"
+#include "util/subprocess.h"
+
+namespace snare::tests {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The kernel's struct sched_attr, as util/scheduler_slice.cc reads it.
+struct SchedAttr {
+  uint32_t size, sched_policy;
+  uint64_t sched_flags;
+  int32_t sched_nice;
+  uint32_t sched_priority;
+  uint64_t sched_runtime, sched_deadline, sched_period;
+  uint32_t sched_util_min, sched_util_max;
+};
+
+// The slice each live thread of `pid` asks for.
+std::vector<uint64_t> ThreadSlices(pid_t pid) {
+  std::vector<uint64_t> slices;
+  DIR* dir = opendir(("/proc/" + std::to_string(pid) + "/task").c_str());
+  if (!dir) return slices;
+  while (const dirent* e = readdir(dir)) {
+    if (e->d_name[0] == '.') continue;
+    SchedAttr attr = {};
+    if (syscall(SYS_sched_getattr, std::stoi(e->d_name), &attr, sizeof(attr), 0) == 0) {
+      slices.push_back(attr.sched_runtime);
+    }
+  }
+  closedir(dir);
+  return slices;
+}
+
+class SentrySchedulingTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SentrySchedulingTest, ServingThreadAsksForTheShortestSlice) {
+  auto own = util::SchedulerSlice();
+  ASSERT_TRUE(own) << own.error();
+  if (*own == 0) GTEST_SKIP() << "this kernel has no per-thread slice (Linux < 6.12)";
+  ASSERT_NE(*own, 100'000u) << "the test's own thread already asks for 0.1 ms";
+  auto snare_path = SnareBinary();
+  ASSERT_TRUE(snare_path.has_value()) << snare_path.error();
+  util::Subprocess snare;
+  util::SubprocessOptions options;
+  options.timeout = std::chrono::seconds(60);
+  ASSERT_TRUE(snare.Start({*snare_path, "run", "--platform=" + GetParam(), "--", "sleep", "30"},
+                          options));
+  std::vector<uint64_t> slices;
+  bool found = false;
+  for (const auto deadline = Clock::now() + std::chrono::seconds(10);
+       !found && Clock::now() < deadline;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    slices = ThreadSlices(snare.pid());
+    for (uint64_t s : slices) found |= s == 100'000;
+  }
+  kill(snare.pid(), SIGKILL);
+  snare.Wait();
+  std::string seen;
+  for (uint64_t s : slices) seen += std::to_string(s) + " ";
+  EXPECT_TRUE(found) << "no thread of snare asks for a 0.1 ms slice; slices seen: " << seen;
+  // Only the threads that answer the guest: snare's main thread only waits.
+  EXPECT_LT(std::count(slices.begin(), slices.end(), uint64_t{100'000}),
+            static_cast<long>(slices.size()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Platforms, SentrySchedulingTest, ::testing::Values("systrap", "inproc"),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
+}  // namespace snare::tests
