@@ -62,8 +62,8 @@ TEST_P(SentrySchedulingTest, ServingThreadAsksForTheShortestSlice) {
   util::Subprocess snare;
   util::SubprocessOptions options;
   options.timeout = std::chrono::seconds(60);
-  ASSERT_TRUE(snare.Start({*snare_path, "run", "--platform=" + GetParam(), "--", "sleep", "30"},
-                          options));
+  ASSERT_TRUE(
+      snare.Start({*snare_path, "run", "--platform=" + GetParam(), "--", "sleep", "30"}, options));
   std::vector<uint64_t> slices;
   bool found = false;
   for (const auto deadline = Clock::now() + std::chrono::seconds(10);
