@@ -4,12 +4,10 @@
 // while a guest runs.
 #include <dirent.h>
 #include <signal.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cstdint>
 #include <string>
 #include <thread>
 #include <vector>
@@ -24,16 +22,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The kernel's struct sched_attr, as util/scheduler_slice.cc reads it.
-struct SchedAttr {
-  uint32_t size, sched_policy;
-  uint64_t sched_flags;
-  int32_t sched_nice;
-  uint32_t sched_priority;
-  uint64_t sched_runtime, sched_deadline, sched_period;
-  uint32_t sched_util_min, sched_util_max;
-};
-
 // The slice each live thread of `pid` asks for.
 std::vector<uint64_t> ThreadSlices(pid_t pid) {
   std::vector<uint64_t> slices;
@@ -41,10 +29,7 @@ std::vector<uint64_t> ThreadSlices(pid_t pid) {
   if (!dir) return slices;
   while (const dirent* e = readdir(dir)) {
     if (e->d_name[0] == '.') continue;
-    SchedAttr attr = {};
-    if (syscall(SYS_sched_getattr, std::stoi(e->d_name), &attr, sizeof(attr), 0) == 0) {
-      slices.push_back(attr.sched_runtime);
-    }
+    if (auto slice = util::SchedulerSlice(std::stoi(e->d_name))) slices.push_back(*slice);
   }
   closedir(dir);
   return slices;

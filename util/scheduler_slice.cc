@@ -26,9 +26,9 @@ struct SchedAttr {
 };
 static_assert(sizeof(SchedAttr) == 56);
 
-std::expected<SchedAttr, std::string> CurrentAttr() {
+std::expected<SchedAttr, std::string> AttrOf(pid_t tid) {
   SchedAttr attr = {};
-  if (syscall(SYS_sched_getattr, 0, &attr, sizeof(attr), 0) != 0) {
+  if (syscall(SYS_sched_getattr, tid, &attr, sizeof(attr), 0) != 0) {
     return std::unexpected(std::string("sched_getattr: ") + strerror(errno));
   }
   return attr;
@@ -37,7 +37,7 @@ std::expected<SchedAttr, std::string> CurrentAttr() {
 }  // namespace
 
 std::expected<void, std::string> RequestSchedulerSlice(uint64_t slice_ns) {
-  auto attr = CurrentAttr();
+  auto attr = AttrOf(0);
   if (!attr) return std::unexpected(attr.error());
   if (attr->sched_policy != SCHED_OTHER && attr->sched_policy != SCHED_BATCH) return {};
   SchedAttr wanted = {};
@@ -51,8 +51,8 @@ std::expected<void, std::string> RequestSchedulerSlice(uint64_t slice_ns) {
   return {};
 }
 
-std::expected<uint64_t, std::string> SchedulerSlice() {
-  auto attr = CurrentAttr();
+std::expected<uint64_t, std::string> SchedulerSlice(pid_t tid) {
+  auto attr = AttrOf(tid);
   if (!attr) return std::unexpected(attr.error());
   return attr->sched_runtime;
 }

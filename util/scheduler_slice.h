@@ -6,6 +6,8 @@
 #ifndef SNARE_UTIL_SCHEDULER_SLICE_H_
 #define SNARE_UTIL_SCHEDULER_SLICE_H_
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <expected>
 #include <string>
@@ -17,9 +19,9 @@ namespace snare::util {
 // one) as it is. Kernels before 6.12 accept the request and ignore it.
 std::expected<void, std::string> RequestSchedulerSlice(uint64_t slice_ns);
 
-// The slice the calling thread asks for in ns as the kernel reports it, or 0 where the
-// kernel reports none (before 6.12).
-std::expected<uint64_t, std::string> SchedulerSlice();
+// The slice thread `tid` (0: the calling thread) asks for in ns as the kernel reports it, or
+// 0 where the kernel reports none (before 6.12).
+std::expected<uint64_t, std::string> SchedulerSlice(pid_t tid = 0);
 
 }  // namespace snare::util
 
