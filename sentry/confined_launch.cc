@@ -53,6 +53,12 @@ void ExitIfOrphaned(int fd) {
   if (poll(&alive, 1, 0) > 0 && (alive.revents & (POLLHUP | POLLERR))) _exit(128 + SIGKILL);
 }
 
+// A child of the sentry's whose part is over (the holder) or failed: none is left behind.
+void KillAndReap(pid_t pid) {
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+}
+
 // In the guest: leave everything the setup needed behind, then enter the platform.
 [[noreturn]] void GuestMain(const LaunchSpec& spec, GuestExec& exec, const sandbox::IdMap& ids) {
   const SandboxSpec& sb = *spec.sandbox;
@@ -154,10 +160,7 @@ std::expected<pid_t, std::string> CloneInit(const LaunchSpec& spec, GuestExec& e
   }
   if (root && setgroups(groups.size(), groups.data()) != 0) {
     // The sentry could no longer do what root's groups let it: stop rather than go on changed.
-    if (init > 0) {
-      kill(static_cast<pid_t>(init), SIGKILL);
-      waitpid(static_cast<pid_t>(init), nullptr, 0);
-    }
+    if (init > 0) KillAndReap(static_cast<pid_t>(init));
     return std::unexpected(std::string("restoring snare's groups: ") + strerror(errno));
   }
   if (init < 0) {
@@ -169,8 +172,7 @@ std::expected<pid_t, std::string> CloneInit(const LaunchSpec& spec, GuestExec& e
                                 : ""));
   }
   if (auto r = sandbox::WriteIdMaps(static_cast<pid_t>(init), ids); !r) {
-    kill(static_cast<pid_t>(init), SIGKILL);
-    waitpid(static_cast<pid_t>(init), nullptr, 0);
+    KillAndReap(static_cast<pid_t>(init));
     return std::unexpected(r.error());
   }
   // Not dumpable from here on (before the guest can exist), as init makes itself.
@@ -224,8 +226,7 @@ std::expected<int, std::string> IdmappedTree(const std::string& path, const sand
   const bool started = read(ready[0], &c, 1) == 1;
   close(ready[0]);
   auto done = [&](std::expected<int, std::string> result) {
-    kill(holder, SIGKILL);
-    waitpid(holder, nullptr, 0);
+    KillAndReap(holder);
     return result;
   };
   if (!started) return done(std::unexpected(std::string("the user namespace's holder died")));
@@ -324,8 +325,7 @@ std::expected<LaunchedGuest, std::string> LaunchConfined(const LaunchSpec& spec,
   }
   close(sock[0]);
   if (!error.empty()) {
-    kill(*init, SIGKILL);
-    waitpid(*init, nullptr, 0);
+    KillAndReap(*init);
     close(line[1]);
     return std::unexpected("cannot set up the sandbox: " + error);
   }

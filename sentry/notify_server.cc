@@ -22,10 +22,6 @@ namespace snare::sentry {
 
 using policy::Verdict;
 
-// A notified guest thread waits in the kernel until this thread answers: ask for the fair
-// scheduler's shortest slice, so that it runs soon after it is woken.
-constexpr uint64_t kServerSliceNs = 100'000;
-
 NotifyServer::NotifyServer(int listener, const policy::PolicyContext& policy, TraceSink* trace)
     : listener_(listener),
       stop_fd_(eventfd(0, EFD_CLOEXEC)),
@@ -33,7 +29,9 @@ NotifyServer::NotifyServer(int listener, const policy::PolicyContext& policy, Tr
       trace_(trace),
       counters_(abi::kSyscallLimit) {
   thread_ = std::thread([this] {
-    (void)util::RequestSchedulerSlice(kServerSliceNs);  // as the sentry's (run_guest.cc)
+    // A notified guest thread waits in the kernel until this thread answers: like the
+    // sentry's (run_guest.cc), it should run soon after it is woken.
+    (void)util::RequestSchedulerSlice(util::kShortestSchedulerSliceNs);
     Run();
   });
 }

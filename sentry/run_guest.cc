@@ -40,9 +40,6 @@
 namespace snare::sentry {
 namespace {
 
-// The shortest slice the fair scheduler grants (0.1 ms): see the sentry's thread below.
-constexpr uint64_t kSentrySliceNs = 100'000;
-
 volatile pid_t g_init_pid = -1;
 
 void ForwardToGuest(int sig) {
@@ -257,7 +254,7 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
     // sentry woken behind running guest threads would wait out their slices first (git
     // status's ten threads on two CPUs took 2.7 times as long). Best effort: a kernel before
     // 6.12 ignores it, a container may refuse it.
-    (void)util::RequestSchedulerSlice(kSentrySliceNs);
+    (void)util::RequestSchedulerSlice(util::kShortestSchedulerSliceNs);
     dispatcher.Run(stop);
   });
   TimeLimit time_limit(config.sandbox.time_limit_s, guest->init_pid);

@@ -41,7 +41,8 @@ TEST_P(SentrySchedulingTest, ServingThreadAsksForTheShortestSlice) {
   auto own = util::SchedulerSlice();
   ASSERT_TRUE(own) << own.error();
   if (*own == 0) GTEST_SKIP() << "this kernel has no per-thread slice (Linux < 6.12)";
-  ASSERT_NE(*own, 100'000u) << "the test's own thread already asks for 0.1 ms";
+  ASSERT_NE(*own, util::kShortestSchedulerSliceNs)
+      << "the test's own thread already asks for 0.1 ms";
   auto snare_path = SnareBinary();
   ASSERT_TRUE(snare_path.has_value()) << snare_path.error();
   util::Subprocess snare;
@@ -55,7 +56,7 @@ TEST_P(SentrySchedulingTest, ServingThreadAsksForTheShortestSlice) {
        !found && Clock::now() < deadline;) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     slices = ThreadSlices(snare.pid());
-    for (uint64_t s : slices) found |= s == 100'000;
+    for (uint64_t s : slices) found |= s == util::kShortestSchedulerSliceNs;
   }
   kill(snare.pid(), SIGKILL);
   snare.Wait();
@@ -63,7 +64,7 @@ TEST_P(SentrySchedulingTest, ServingThreadAsksForTheShortestSlice) {
   for (uint64_t s : slices) seen += std::to_string(s) + " ";
   EXPECT_TRUE(found) << "no thread of snare asks for a 0.1 ms slice; slices seen: " << seen;
   // Only the threads that answer the guest: snare's main thread only waits.
-  EXPECT_LT(std::count(slices.begin(), slices.end(), uint64_t{100'000}),
+  EXPECT_LT(std::count(slices.begin(), slices.end(), util::kShortestSchedulerSliceNs),
             static_cast<long>(slices.size()));
 }
 

@@ -14,6 +14,10 @@
 
 namespace snare::util {
 
+// The shortest slice the kernel grants (it clamps shorter requests up to it): what a thread
+// that answers other threads in microseconds asks for.
+inline constexpr uint64_t kShortestSchedulerSliceNs = 100'000;
+
 // Asks for slices of `slice_ns` (the kernel clamps it to 0.1-100 ms) and keeps the thread's
 // policy and nice value. Leaves a thread that is not SCHED_OTHER or SCHED_BATCH (a real-time
 // one) as it is. Kernels before 6.12 accept the request and ignore it.
