@@ -3,7 +3,6 @@
 #include <asm-generic/errno.h>
 #include <asm/unistd.h>
 #include <linux/fcntl.h>
-#include <linux/futex.h>
 #include <linux/mman.h>
 #include <linux/sched.h>
 #include <linux/stat.h>
@@ -30,14 +29,8 @@ using abi::KUcontext;
 
 using systrap::Slot;
 
-struct CloneChild {
-  const KUcontext* parent_uc;
-  uint64_t child_sp;
-  uint64_t share_vm;
-  uint32_t ready;
-};
-
-extern "C" long StubClone(long nr, long a0, long a1, long a2, long a3, long a4, CloneChild* child);
+extern "C" long StubClone(long nr, long a0, long a1, long a2, long a3, long a4,
+                          KUcontext* child_frame);
 extern "C" [[noreturn]] void StubSigreturnAt(void* uc);
 
 // Copies a guest sigset and removes SIGSYS: a blocked SIGSYS would turn the next trap into
@@ -97,11 +90,38 @@ void CopyFrames(const Slot* from, Slot* to) {
   }
 }
 
+// The frame a child that starts on a new stack returns through: a copy of ours, made on that
+// stack below `child_sp` before the clone, so that we may return (and our frame be reused) at
+// once rather than wait for the child to copy it. glibc's clone writes the child's function
+// and argument at the top of that stack from the parent too: a stack the parent may not write
+// faults in the parent, natively as here. What another guest thread writes into the copy
+// before the child returns through it gives it no more than its own rt_sigreturn would.
+KUcontext* PrepareChildFrame(const KUcontext* uc, uint64_t child_sp, bool thread) {
+  const uint32_t fpsize =
+      uc->mc.fpstate ? FpstateSize(reinterpret_cast<const void*>(uc->mc.fpstate)) : 0;
+  // Below what glibc left at the top, and 64-aligned for xrstor.
+  const uint64_t fp_at = (child_sp - 256 - fpsize) & ~63ull;
+  auto* copy = reinterpret_cast<KUcontext*>((fp_at - sizeof(KUcontext)) & ~63ull);
+  *copy = *uc;
+  if (fpsize) {
+    memcpy(reinterpret_cast<void*>(fp_at), reinterpret_cast<const void*>(uc->mc.fpstate), fpsize);
+    copy->mc.fpstate = fp_at;
+  }
+  copy->mc.rax = 0;
+  copy->mc.rsp = child_sp;
+  if (thread) {
+    // A new thread starts without an alternate signal stack.
+    copy->uc_stack.ss_sp = 0;
+    copy->uc_stack.ss_flags = 2;  // SS_DISABLE
+    copy->uc_stack.ss_size = 0;
+  }
+  return copy;
+}
+
 long DoClone(uint64_t nr, const uint64_t* a, const KUcontext* uc) {
   Slot* parent_slot = CurrentSlot();
   // The child needs a slot of its own: without one, fail as the kernel does at a task limit.
   if (!SlotAvailable()) return -EAGAIN;
-  CloneChild child = {uc, 0, 0, 0};
   long r;
   if (nr == __NR_fork || nr == __NR_vfork) {
     // vfork runs as fork: the child must not share the parent's stack and slot.
@@ -109,10 +129,8 @@ long DoClone(uint64_t nr, const uint64_t* a, const KUcontext* uc) {
   } else if (nr == __NR_clone) {
     uint64_t flags = a[0];
     if (flags & CLONE_VFORK) flags &= ~(CLONE_VM | CLONE_VFORK);
-    child.child_sp = a[1];
-    child.share_vm = flags & CLONE_VM;
-    r = StubClone(__NR_clone, static_cast<long>(flags), a[1], a[2], a[3], a[4],
-                  child.child_sp ? &child : nullptr);
+    KUcontext* frame = a[1] ? PrepareChildFrame(uc, a[1], flags & CLONE_VM) : nullptr;
+    r = StubClone(__NR_clone, static_cast<long>(flags), a[1], a[2], a[3], a[4], frame);
   } else {  // clone3
     uint64_t size = a[1];
     if (size < 64 || size > 128) return -EINVAL;
@@ -120,26 +138,15 @@ long DoClone(uint64_t nr, const uint64_t* a, const KUcontext* uc) {
     memcpy(args, reinterpret_cast<const void*>(a[0]), size);
     uint64_t& flags = args[0];
     if (flags & CLONE_VFORK) flags &= ~(CLONE_VM | CLONE_VFORK);
-    child.child_sp = args[5] ? args[5] + args[6] : 0;  // stack + stack_size
-    child.share_vm = flags & CLONE_VM;
-    r = StubClone(__NR_clone3, P(args), static_cast<long>(size), 0, 0, 0,
-                  child.child_sp ? &child : nullptr);
+    const uint64_t child_sp = args[5] ? args[5] + args[6] : 0;  // stack + stack_size
+    KUcontext* frame = child_sp ? PrepareChildFrame(uc, child_sp, flags & CLONE_VM) : nullptr;
+    r = StubClone(__NR_clone3, P(args), static_cast<long>(size), 0, 0, 0, frame);
   }
   if (r == 0) {
     // A child on the parent's (copied) stack: it continues this handler in its own slot.
     Slot* slot = ClaimSlot();
     if (parent_slot) CopyFrames(parent_slot, slot);
     return 0;
-  }
-  if (r > 0 && child.child_sp && child.share_vm) {
-    // The child copies our signal frame before we may return and reuse it.
-    while (!__atomic_load_n(&child.ready, __ATOMIC_ACQUIRE)) {
-      struct {
-        long sec, nsec;
-      } timeout = {0, 100000000};
-      Sys(__NR_futex, P(&child.ready), FUTEX_WAIT_PRIVATE, 0, P(&timeout));
-      if (Sys(__NR_kill, r, 0) == -ESRCH) break;
-    }
   }
   return r;
 }
@@ -304,6 +311,13 @@ long DoExec(uint64_t nr, const uint64_t* a) {
 
 }  // namespace
 
+long SigprocmaskFixed(const uint64_t* a) {
+  uint64_t set;
+  return a[0] == 1 /* SIG_UNBLOCK */
+             ? Sys(__NR_rt_sigprocmask, a[0], a[1], a[2], a[3])
+             : Sys(__NR_rt_sigprocmask, a[0], P(StripSigsys(a[1], &set)), a[2], a[3]);
+}
+
 long SigactionFixed(const uint64_t* a) {
   auto sig = static_cast<uint64_t>(a[0]);
   long r;
@@ -331,41 +345,17 @@ long SigactionFixed(const uint64_t* a) {
   return r;
 }
 
-extern "C" [[noreturn]] void StubCloneChildOnNewStack(CloneChild* child) {
-  Slot* slot = ClaimSlot();
-  (void)slot;
-  const KUcontext* src = child->parent_uc;
-  uint32_t fpsize =
-      src->mc.fpstate ? FpstateSize(reinterpret_cast<const void*>(src->mc.fpstate)) : 0;
-  auto* raw = static_cast<char*>(__builtin_alloca(sizeof(KUcontext) + fpsize + 128));
-  auto* uc = reinterpret_cast<KUcontext*>((reinterpret_cast<uint64_t>(raw) + 63) & ~63ull);
-  *uc = *src;
-  if (fpsize) {
-    char* fp =
-        reinterpret_cast<char*>((reinterpret_cast<uint64_t>(uc) + sizeof(KUcontext) + 63) & ~63ull);
-    memcpy(fp, reinterpret_cast<const void*>(src->mc.fpstate), fpsize);
-    uc->mc.fpstate = reinterpret_cast<uint64_t>(fp);
-  }
-  uc->mc.rax = 0;
-  uc->mc.rsp = child->child_sp;
-  if (child->share_vm) {
-    // A new thread starts without an alternate signal stack.
-    uc->uc_stack.ss_sp = 0;
-    uc->uc_stack.ss_flags = 2;  // SS_DISABLE
-    uc->uc_stack.ss_size = 0;
-    __atomic_store_n(&child->ready, 1u, __ATOMIC_RELEASE);
-    Sys(__NR_futex, P(&child->ready), FUTEX_WAKE_PRIVATE, 1);
-  }
-  StubSigreturnAt(uc);
+// A child on a new stack: its slot, then the guest's code as the parent left the syscall.
+extern "C" [[noreturn]] void StubCloneChildOnNewStack(KUcontext* frame) {
+  ClaimSlot();
+  StubSigreturnAt(frame);
 }
 
 long ExecutePassthrough(uint64_t nr, const uint64_t* a, KUcontext* uc, uint32_t depth) {
   uint64_t set;
   switch (nr) {
     case __NR_rt_sigprocmask: {
-      long r = a[0] == 1 /* SIG_UNBLOCK */
-                   ? Sys(nr, a[0], a[1], a[2], a[3])
-                   : Sys(nr, a[0], P(StripSigsys(a[1], &set)), a[2], a[3]);
+      long r = SigprocmaskFixed(a);
       if (r == 0 && a[1]) KeepSignalMask(uc);
       return r;
     }

@@ -26,6 +26,10 @@ bool ReadlinkSelfExe(uint64_t nr, const uint64_t args[6], long* result);
 // unblocked in its mask), and the guest's own restorer in what it reads back.
 long SigactionFixed(const uint64_t* a);
 
+// rt_sigprocmask with SIGSYS left out of what it blocks or sets. (A trap's passthrough also
+// writes the new mask into its signal frame, which its sigreturn restores.)
+long SigprocmaskFixed(const uint64_t* a);
+
 extern "C" void StubRestoreRt();
 
 }  // namespace snare::stub

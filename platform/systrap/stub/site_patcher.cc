@@ -602,6 +602,9 @@ bool Patchable(uint64_t nr) {
     case __NR_dup3:
     case __NR_pipe2:
     case __NR_rt_sigaction:
+    case __NR_rt_sigprocmask:
+    case __NR_rseq:
+    case __NR_set_robust_list:
     case __NR_fchown:
     case __NR_fchownat:
     case __NR_fchmod:

@@ -19,8 +19,9 @@
 namespace snare::stub {
 
 // Whether a call `nr` may come through a patched site: its passthrough needs no signal
-// context (no fork, clone, exec, signal masks or stacks, no sigreturn, no exit; rt_sigaction
-// takes the trap's own fixup, SigactionFixed).
+// context (no fork, clone, exec, signal stacks, no sigreturn, no exit; rt_sigaction and
+// rt_sigprocmask take the trap's own fixups, SigactionFixed and SigprocmaskFixed, with no
+// frame to write the new mask into).
 bool Patchable(uint64_t nr);
 
 // After a call `nr` of the guest's has run (with args, giving result): one that maps, unmaps

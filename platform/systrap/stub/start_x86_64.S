@@ -54,9 +54,9 @@ StubSigreturnAt:
 	syscall
 	hlt
 
-// long StubClone(long nr, long a0, long a1, long a2, long a3, long a4, CloneChild* child)
-// In a child that starts on a new stack (child != NULL) we must not touch memory at or
-// above the new stack pointer (glibc's clone left fn/arg there): call the C++ side below it.
+// long StubClone(long nr, long a0, long a1, long a2, long a3, long a4, KUcontext* frame)
+// A child that starts on a new stack (frame != NULL) returns through `frame`, which the
+// parent wrote on that stack below the new stack pointer: its C++ side runs below the frame.
 	.globl StubClone
 	.type StubClone, @function
 StubClone:
@@ -74,7 +74,7 @@ StubClone:
 	test %r12, %r12
 	jz 1f
 	mov %r12, %rdi
-	sub $256, %rsp
+	lea -128(%r12), %rsp
 	and $-16, %rsp
 	call StubCloneChildOnNewStack
 	hlt

@@ -241,9 +241,10 @@ struct PatchedFrame {
 namespace {
 
 // The passthrough syscall a patched site asked for (readlink of /proc/self/exe answered as
-// the guest's own program, and rt_sigaction fixed up, as the trap path does).
+// the guest's own program, rt_sigaction and rt_sigprocmask fixed up, as the trap path does).
 int64_t RunPatched(uint64_t nr, const uint64_t (&args)[6]) {
   if (nr == __NR_rt_sigaction) return SigactionFixed(args);
+  if (nr == __NR_rt_sigprocmask) return SigprocmaskFixed(args);
   int64_t result;
   // (The nr test here: no call on the path of every other patched call.)
   if ((nr != __NR_readlink && nr != __NR_readlinkat) || !ReadlinkSelfExe(nr, args, &result)) {
