@@ -1,10 +1,11 @@
 // Reads one byte of /dev/zero N times (argv[1]) through glibc's read(), whose fast path for a
 // process of one thread (`cmpb $0, __libc_single_threaded; je ...; xor %eax, %eax; syscall`)
-// the patcher enters at its `cmpb`. MODE (argv[2]) "alone": the reads run with no other
-// thread, then a second thread starts and makes N more (glibc now takes its multi-threaded
-// path, through the `je` of the patched site's trampoline); "crowded": a second thread is
-// alive, blocked, through all N (the fast path never runs). Prints "ok COUNT" when every read
-// returned its byte, else "bad COUNT".
+// the patcher enters at its `cmpb`, and whose path for a process that has had a second thread
+// (four moves, `xor %eax, %eax; syscall`) at its first move. MODE (argv[2]) "alone": the reads
+// run with no other thread, then a second thread starts and makes N more (glibc now takes its
+// multi-threaded path, through the `je` of the patched fast path's trampoline); "crowded": a
+// second thread is alive, blocked, through all N (the fast path never runs). Prints "ok COUNT"
+// when every read returned its byte, else "bad COUNT".
 #include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>

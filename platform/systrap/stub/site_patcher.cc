@@ -508,6 +508,51 @@ bool PatchGlibcRead(uint64_t rip) {
   return ok;
 }
 
+// glibc's read() path for a process that has had a second thread, the 21 bytes that end at
+// its `syscall`, after its call to __pthread_enable_asynccancel: `mov 0x18(%rsp),%rdx; mov
+// 0x10(%rsp),%rsi; mov %eax,%r8d; mov 0x8(%rsp),%edi; xor %eax,%eax; syscall`. Every read of
+// a threaded program (git's, Python's) comes this way.
+constexpr uint8_t kCancellableRead[] = {0x48, 0x8b, 0x54, 0x24, 0x18, 0x48, 0x8b,
+                                        0x74, 0x24, 0x10, 0x41, 0x89, 0xc0, 0x8b,
+                                        0x7c, 0x24, 0x08, 0x31, 0xc0, 0x0f, 0x05};
+constexpr int kCancellableReadMoves = 17;  // the four moves, which the trampoline repeats
+
+bool IsGlibcCancellableReadSite(uint64_t rip) {
+  return memcmp(reinterpret_cast<const void*>(rip - sizeof(kCancellableRead)), kCancellableRead,
+                sizeof(kCancellableRead)) == 0;
+}
+
+// The cancellable read site that ends at rip: its first `mov`, 5 bytes, becomes a `jmp` to a
+// trampoline that makes the four moves (all relative to %rsp or between registers) and
+// enters the stub as a patched read. One instruction is replaced, in one store: a thread
+// returning from __pthread_enable_asynccancel lands on the `jmp`, one stopped after it
+// resumes on bytes that did not change and traps as before.
+bool PatchGlibcCancellableRead(uint64_t rip) {
+  const uint64_t site = rip - sizeof(kCancellableRead);
+  if ((site & 15) > 11 || !IsGlibcCancellableReadSite(rip) || !InPrivateFileText(site)) {
+    return false;
+  }
+  const uint64_t t = Trampoline(site, kReadTrampolineSize);
+  if (!t) return false;
+  uint8_t* p = reinterpret_cast<uint8_t*>(t);
+  Put(p, kCancellableRead, kCancellableReadMoves);
+  WriteTrampoline(t + kCancellableReadMoves, __NR_read, rip);
+  for (p = reinterpret_cast<uint8_t*>(t + kCancellableReadMoves + kTrampolineSize);
+       p < reinterpret_cast<uint8_t*>(t + kReadTrampolineSize);) {
+    *p++ = 0xcc;
+  }
+  Sys(__NR_mprotect, t & ~(kPage - 1), kPage, PROT_READ | PROT_EXEC);
+  const uint64_t page = site & ~(kPage - 1);
+  if (Sys(__NR_mprotect, page, kPage, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) return false;
+  const int32_t rel =
+      static_cast<int32_t>(static_cast<int64_t>(t) - static_cast<int64_t>(site + 5));
+  uint8_t jump[5] = {0xe9};
+  memcpy(jump + 1, &rel, 4);
+  const bool ok = SwapBytes(site, kCancellableRead, jump, 5);
+  Sys(__NR_mprotect, page, kPage, PROT_READ | PROT_EXEC);
+  return ok;
+}
+
 bool Patch(uint64_t site, uint32_t nr) {
   const uint8_t* code = reinterpret_cast<const uint8_t*>(site);
   uint32_t imm;
@@ -685,12 +730,16 @@ void NoteMappingCall(uint64_t nr, const uint64_t (&args)[6], int64_t result) {
 void TryPatchSite(uint64_t rip, uint64_t nr) {
   if (rip < 13 || !Patchable(nr) || !PolicyLetsThePatcherRun()) return;
   // The `syscall` at rip - 2 ran, so its page is mapped; the site must be on it too. glibc's
-  // read() has no `mov` before its `syscall`: its site is the 13 bytes before rip.
+  // read() has no `mov` before its `syscall`: its sites are the 13 bytes (one thread) or 21
+  // (more) before rip.
   const auto on_page = [rip](uint64_t a) {
     return (a & ~(kPage - 1)) == ((rip - 1) & ~(kPage - 1));
   };
   const bool read = nr == __NR_read && on_page(rip - 13) && IsGlibcReadSite(rip);
-  const uint64_t site = rip - (read ? 13 : 7);
+  const bool cancellable_read = nr == __NR_read && !read &&
+                                on_page(rip - sizeof(kCancellableRead)) &&
+                                IsGlibcCancellableReadSite(rip);
+  const uint64_t site = rip - (read ? 13 : cancellable_read ? sizeof(kCancellableRead) : 7);
   if (!on_page(site)) return;
   // A nested trap (a guest signal handler) while another patch is under way just skips.
   uint32_t expected = 0;
@@ -701,7 +750,9 @@ void TryPatchSite(uint64_t rip, uint64_t nr) {
   SiteRecord* r = RecordOf(site);
   // header->patch: the trap at which a site is patched (snare run --patch-after).
   if (!r->failed && ++r->traps >= g_stub.header->patch &&
-      !(read ? PatchGlibcRead(rip) : Patch(site, static_cast<uint32_t>(nr)))) {
+      !(read               ? PatchGlibcRead(rip)
+        : cancellable_read ? PatchGlibcCancellableRead(rip)
+                           : Patch(site, static_cast<uint32_t>(nr)))) {
     r->failed = 1;
   }
   __atomic_store_n(&g_lock, 0u, __ATOMIC_RELEASE);

@@ -9,8 +9,9 @@
 // mremap and exec drop it, fork shares it. A `mov` across an aligned 16-byte block is
 // rewritten in three steps around a parking `jmp .`, with membarrier(SYNC_CORE) between; one
 // that starts on a block's last byte in two (rel32, then opcode; SyscallOfTornSite). glibc's
-// read() fast path (`cmpb; je; xor %eax, %eax; syscall`, no `mov`) is entered at its `cmpb`,
-// which the trampoline repeats.
+// read() has no `mov` before its `syscall`: its fast path (`cmpb; je; xor %eax, %eax;
+// syscall`) is entered at its `cmpb`, which the trampoline repeats, and its path for a
+// threaded process at the first of the four moves before its `xor`, which the trampoline makes.
 #ifndef SNARE_PLATFORM_SYSTRAP_STUB_SITE_PATCHER_H_
 #define SNARE_PLATFORM_SYSTRAP_STUB_SITE_PATCHER_H_
 
