@@ -1,8 +1,12 @@
 // Threads: pthread_create(3) threads that make syscalls and join (glibc 2.36's
-// pthread_create uses clone3, so this also covers clone3 threads), and gettid(2).
+// pthread_create uses clone3, so this also covers clone3 threads), gettid(2), and what a child
+// on a new stack starts with (the parent's registers, FPU control state included).
 #include <fcntl.h>
+#include <fenv.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -57,6 +61,53 @@ TEST(PthreadTest, SixteenThreadsRunSyscallsAndJoin) {
 }
 
 TEST(GettidTest, MainThreadTidIsPid) { EXPECT_EQ(syscall(SYS_gettid), getpid()); }
+
+void* RoundingMode(void*) { return reinterpret_cast<void*>(static_cast<intptr_t>(fegetround())); }
+
+// A new thread starts with its creator's FPU state (the rounding mode in MXCSR), which under
+// snare comes from the copy of the creator's signal frame that the child returns through.
+TEST(PthreadTest, NewThreadStartsWithTheCreatorsRoundingMode) {
+  const int before = fegetround();
+  ASSERT_EQ(fesetround(FE_UPWARD), 0);
+  pthread_t thread;
+  const int created = pthread_create(&thread, nullptr, RoundingMode, nullptr);
+  fesetround(before);
+  ASSERT_EQ(created, 0);
+  void* mode = nullptr;
+  ASSERT_EQ(pthread_join(thread, &mode), 0);
+  EXPECT_EQ(reinterpret_cast<intptr_t>(mode), FE_UPWARD);
+}
+
+struct CloneChildReport {
+  int rounding = -1;
+  int value = 0;
+};
+
+int CloneChildBody(void* arg) {
+  auto* report = static_cast<CloneChildReport*>(arg);
+  report->rounding = fegetround();
+  report->value = 42;
+  return 7;
+}
+
+// clone(2) itself (not clone3) with CLONE_VM and a stack of the caller's: the child runs on
+// that stack in the parent's memory, and its exit status and writes reach the parent.
+TEST(CloneTest, ChildOnItsOwnStackSharesMemoryAndExits) {
+  constexpr size_t kStack = 256 * 1024;
+  std::vector<char> stack(kStack);
+  CloneChildReport report;
+  const int before = fegetround();
+  ASSERT_EQ(fesetround(FE_DOWNWARD), 0);
+  const pid_t child = clone(CloneChildBody, stack.data() + kStack, CLONE_VM | SIGCHLD, &report);
+  fesetround(before);
+  ASSERT_GT(child, 0) << strerror(errno);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 7);
+  EXPECT_EQ(report.value, 42);
+  EXPECT_EQ(report.rounding, FE_DOWNWARD);
+}
 
 }  // namespace
 }  // namespace snare_syscalls
