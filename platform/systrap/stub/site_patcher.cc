@@ -426,6 +426,22 @@ bool WriteJump(uint64_t site, const uint8_t (&old)[5], const uint8_t (&code)[5])
   return SwapBytes(site, kSelfLoop, code, 2);
 }
 
+// Writes a `jmp` to the trampoline at `t` over the 5 bytes at `site`, in one store where
+// `one_store` (a whole instruction that no torn write may show), else as WriteJump parks
+// threads around it, with the code page writable only meanwhile.
+bool JumpToTrampoline(uint64_t site, uint64_t t, bool one_store) {
+  const uint64_t page = site & ~(kPage - 1);
+  if (Sys(__NR_mprotect, page, kPage, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) return false;
+  const int32_t rel =
+      static_cast<int32_t>(static_cast<int64_t>(t) - static_cast<int64_t>(site + 5));
+  uint8_t old[5], jump[5] = {0xe9};
+  memcpy(old, reinterpret_cast<const void*>(site), 5);
+  memcpy(jump + 1, &rel, 4);
+  const bool ok = one_store ? SwapBytes(site, old, jump, 5) : WriteJump(site, old, jump);
+  Sys(__NR_mprotect, page, kPage, PROT_READ | PROT_EXEC);
+  return ok;
+}
+
 // glibc's read() fast path, the 13 bytes that end at its `syscall`: `cmpb $0x0,
 // __libc_single_threaded(%rip); je <the cancellable path>; xor %eax,%eax; syscall`. No `mov`
 // holds its number, so it is not a site Patch knows.
@@ -494,18 +510,7 @@ bool PatchGlibcRead(uint64_t rip) {
   const bool reach = Near(t, GlibcReadFlag(site)) && Near(t, GlibcReadSlowPath(site));
   if (reach) WriteReadTrampoline(t, site, rip);
   Sys(__NR_mprotect, t & ~(kPage - 1), kPage, PROT_READ | PROT_EXEC);
-  if (!reach) return false;
-  const uint64_t page = site & ~(kPage - 1);
-  if (Sys(__NR_mprotect, page, kPage, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) return false;
-  const int32_t rel =
-      static_cast<int32_t>(static_cast<int64_t>(t) - static_cast<int64_t>(site + 5));
-  const uint8_t* code = reinterpret_cast<const uint8_t*>(site);
-  uint8_t old[5], jump[5] = {0xe9};
-  memcpy(old, code, 5);
-  memcpy(jump + 1, &rel, 4);
-  const bool ok = SwapBytes(site, old, jump, 5);
-  Sys(__NR_mprotect, page, kPage, PROT_READ | PROT_EXEC);
-  return ok;
+  return reach && JumpToTrampoline(site, t, /*one_store=*/true);
 }
 
 // glibc's read() path for a process that has had a second thread, the 21 bytes that end at
@@ -542,15 +547,7 @@ bool PatchGlibcCancellableRead(uint64_t rip) {
     *p++ = 0xcc;
   }
   Sys(__NR_mprotect, t & ~(kPage - 1), kPage, PROT_READ | PROT_EXEC);
-  const uint64_t page = site & ~(kPage - 1);
-  if (Sys(__NR_mprotect, page, kPage, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) return false;
-  const int32_t rel =
-      static_cast<int32_t>(static_cast<int64_t>(t) - static_cast<int64_t>(site + 5));
-  uint8_t jump[5] = {0xe9};
-  memcpy(jump + 1, &rel, 4);
-  const bool ok = SwapBytes(site, kCancellableRead, jump, 5);
-  Sys(__NR_mprotect, page, kPage, PROT_READ | PROT_EXEC);
-  return ok;
+  return JumpToTrampoline(site, t, /*one_store=*/true);
 }
 
 bool Patch(uint64_t site, uint32_t nr) {
@@ -572,16 +569,7 @@ bool Patch(uint64_t site, uint32_t nr) {
   const bool torn_safe = (site & 15) != 15 || static_cast<uint32_t>(rel) >= kLowestTornNumber;
   if (torn_safe) WriteTrampoline(t, nr, site + 7);
   Sys(__NR_mprotect, t & ~(kPage - 1), kPage, PROT_READ | PROT_EXEC);
-  if (!torn_safe) return false;
-
-  const uint64_t page = site & ~(kPage - 1);
-  if (Sys(__NR_mprotect, page, kPage, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) return false;
-  uint8_t old[5], jump[5] = {0xe9};
-  memcpy(old, code, 5);
-  memcpy(jump + 1, &rel, 4);
-  const bool ok = WriteJump(site, old, jump);
-  Sys(__NR_mprotect, page, kPage, PROT_READ | PROT_EXEC);
-  return ok;
+  return torn_safe && JumpToTrampoline(site, t, /*one_store=*/false);
 }
 
 }  // namespace
