@@ -1,14 +1,16 @@
-// Real programs, each natively, under inproc, systrap and systrap with --patch (the trace
-// profile, with --stats to a file) and under the peers. The row's value is the wall time; under
-// snare the params hold what the run's stats said: the trapped calls (the sentry's count under
-// systrap), the stub's mean trap cost and the sentry's CPU per guest CPU second; on every
-// platform, the CPU time the run took.
+// Real programs, each natively, natively beside a busy CPU (BusyCpu), under inproc, systrap and
+// systrap with --patch (the trace profile, with --stats to a file) and under the peers. The row's
+// value is the wall time; under snare the params hold what the run's stats said: the trapped calls
+// (the sentry's count under systrap), the stub's mean trap cost and the sentry's CPU per guest CPU
+// second; on every platform, the CPU time the run took.
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
+#include "bench/busy_cpu.h"
 #include "bench/peer_tools.h"
 #include "bench/program_fixtures.h"
 #include "bench/suites.h"
@@ -97,7 +99,7 @@ void AddProgramSuite(BenchContext& context, std::vector<BenchStep>* steps) {
     std::vector<std::string> prefix;  // empty: snare itself
   };
   std::vector<Platform> platforms = {
-      {"native", {}}, {"inproc", {}}, {"systrap", {}}, {"systrap-patch", {}}};
+      {"native", {}}, {"native-busy", {}}, {"inproc", {}}, {"systrap", {}}, {"systrap-patch", {}}};
   if (!quick) {
     for (const PeerTool& peer : AvailablePeerTools(context)) {
       platforms.push_back({peer.platform, peer.prefix});
@@ -111,7 +113,7 @@ void AddProgramSuite(BenchContext& context, std::vector<BenchStep>* steps) {
   for (const Program& program : programs) {
     for (const Platform& platform : platforms) {
       std::vector<std::string> argv = program.argv;
-      const bool snare = platform.prefix.empty() && platform.name != "native";
+      const bool snare = platform.prefix.empty() && !platform.name.starts_with("native");
       const std::string stats =
           context.MemoryScratchDir() + "/stats-" + std::to_string(index++) + ".json";
       if (snare) {
@@ -138,7 +140,11 @@ void AddProgramSuite(BenchContext& context, std::vector<BenchStep>* steps) {
         // The CPU the run took (the program, and under snare the sentry too), beside its wall
         // time: a native wall far above it waited on something other than its own work.
         const double cpu0 = util::ChildrenCpuSeconds();
+        // Native, with a CPU kept busy beside it as a spinning sentry keeps one.
+        std::optional<BusyCpu> busy;
+        if (name == "native-busy") busy.emplace();
         auto ms = BenchContext::RunTimed(argv, !discard);
+        busy.reset();
         if (!ms) return std::unexpected(ms.error());
         (*figures)["cpu_ms"].push_back((util::ChildrenCpuSeconds() - cpu0) * 1e3);
         if (snare) {

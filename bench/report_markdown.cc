@@ -207,6 +207,7 @@ std::string WorkloadSection(const std::vector<const BenchRow*>& rows) {
 std::string PeerColumn(const std::string& platform) {
   if (platform == "systrap") return "snare systrap";
   if (platform == "systrap-patch") return "systrap --patch";
+  if (platform == "native-busy") return "native, busy CPU beside";
   if (platform == "strace") return "strace -f";
   return platform;
 }
@@ -276,6 +277,10 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
   }
   std::vector<std::string> programs;
   std::vector<std::string> platforms = {"native", "inproc", "systrap", "systrap-patch"};
+  // Runs stored before it existed have no native-busy row: no empty columns for them.
+  const bool busy_runs = std::any_of(
+      rows.begin(), rows.end(), [](const BenchRow* row) { return row->platform == "native-busy"; });
+  if (busy_runs) platforms.insert(platforms.begin() + 1, "native-busy");
   for (const BenchRow* row : rows) {
     AddOnce(programs, row->name);
     AddOnce(platforms, row->platform);
@@ -297,6 +302,11 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
     const BenchRow* patched = OnPlatform(by_platform, "systrap-patch");
     line.push_back(ratio(systrap));
     line.push_back(ratio(patched));
+    if (busy_runs) {
+      const BenchRow* busy = OnPlatform(by_platform, "native-busy");
+      line.push_back(ratio(busy));
+      line.push_back(busy && patched ? FormatRatio(PairedRatio(*patched, *busy)) : "");
+    }
     line.push_back(ratio(inproc));
     auto number = [](double v) { return std::isnan(v) ? std::string() : FormatNumber(v); };
     line.push_back(number(NumberParam(native, "cpu_ms")));
@@ -323,10 +333,16 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
   }
   std::vector<std::string> header = {"program (ms)"};
   for (const auto& p : platforms) header.push_back(PeerColumn(p));
-  for (const char* h : {"systrap/native", "patch/native", "inproc/native", "native CPU (ms)",
-                        "first call (ms)", "trapped calls", "calls/s (systrap)",
-                        "stub trap ns/call", "overhead ns/call", "patched", "sentry CPU/guest CPU",
-                        "in signal delivery", "patching removed", "reserve kernel removes"}) {
+  header.push_back("systrap/native");
+  header.push_back("patch/native");
+  if (busy_runs) {
+    header.push_back("busy/native");
+    header.push_back("patch/busy");
+  }
+  for (const char* h :
+       {"inproc/native", "native CPU (ms)", "first call (ms)", "trapped calls", "calls/s (systrap)",
+        "stub trap ns/call", "overhead ns/call", "patched", "sentry CPU/guest CPU",
+        "in signal delivery", "patching removed", "reserve kernel removes"}) {
     header.push_back(h);
   }
   std::string align(header.size(), 'r');
@@ -336,7 +352,13 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
       "x/native: the median of the rounds' ratios (each round runs a program natively, then on "
       "each platform, back to back); native CPU (ms): the native run's user + system time (a "
       "native wall time far above it "
-      "waited on something other than the program's own work, and its ratios mislead); first "
+      "waited on something other than the program's own work, and its ratios mislead); "
+      "native, busy CPU beside: the native run while a thread of snare bench spins on another "
+      "CPU (`pause`, at SCHED_IDLE: on a CPU nothing else wants), as a sentry waiting for a trap "
+      "does; busy/native: what that alone costs the program (a VM whose vCPUs share cores, or "
+      "whose hypervisor charges one vCPU for another's work, slows it for a neighbour it never "
+      "talks to); patch/busy: systrap --patch against that run, the cost with the spinning's "
+      "share taken out; first "
       "call (ms): with --patch, from snare's start to the guest's first call reaching the "
       "sentry (snare's setup, the guest's process, the stub's exec and loading: what a short "
       "program pays before its own first call, beside the native run's whole time); stub "

@@ -247,6 +247,23 @@ TEST(RenderMarkdownTest, ProgramsShowRatiosTrapCountsAndTheSignalShare) {
                   "depth 1 on the kernel lab's stock and reserve kernels (lab runs 7 and 8");
 }
 
+TEST(RenderMarkdownTest, ProgramsSetTheBusyNeighboursShareApart) {
+  BenchRun run = SampleRun();
+  // Two rounds: the ratios are the medians of each round's own ratio.
+  run.rows.push_back({"programs", "python", "native", {}, 20, "ms", {20, 30}});
+  run.rows.push_back({"programs", "python", "native-busy", {}, 25, "ms", {25, 36}});
+  run.rows.push_back({"programs", "python", "systrap", {}, 32, "ms", {32, 45}});
+  run.rows.push_back({"programs", "python", "systrap-patch", {}, 30, "ms", {30, 45}});
+  const std::string md = RenderMarkdown(run);
+  EXPECT_CONTAINS(md,
+                  "| program (ms) | native | native, busy CPU beside | inproc | snare systrap | "
+                  "systrap --patch | systrap/native | patch/native | busy/native | patch/busy | "
+                  "inproc/native |");
+  // busy/native: 25/20 and 36/30; patch/busy: 30/25 and 45/36; patch/native 1.5 both.
+  EXPECT_CONTAINS(md, "| python | 20.0 | 25.0 | | 32.0 | 30.0 | 1.55 | 1.50 | 1.23 | 1.23 | |");
+  EXPECT_CONTAINS(md, "busy/native: what that alone costs the program");
+}
+
 TEST(RenderMarkdownTest, SuitesComeInOrderAndOnlyWhenPresent) {
   const std::string md = RenderMarkdown(SampleRun());
   size_t last = 0;

@@ -75,9 +75,21 @@ TEST(BenchQuickTest, StoresEverySuiteAndReportsIt) {
        {"ladder", "depth", "contention", "workload", "peer", "programs", "memory", "stress"}) {
     EXPECT_GT(rows_per_suite[suite], 0) << "no rows for suite " << suite;
   }
-  // Under snare, each real program's row holds what its --stats said.
+  // Under snare, each real program's row holds what its --stats said; natively each ran alone
+  // and beside a busy CPU.
+  std::set<std::string> native_programs, busy_programs;
   for (const auto& row : j["rows"]) {
-    if (row["suite"] != "programs" || row["platform"] == "native") continue;
+    if (row["suite"] != "programs") continue;
+    if (row["platform"] == "native") native_programs.insert(row["name"].get<std::string>());
+    if (row["platform"] == "native-busy") busy_programs.insert(row["name"].get<std::string>());
+  }
+  EXPECT_FALSE(native_programs.empty());
+  EXPECT_EQ(busy_programs, native_programs);
+  for (const auto& row : j["rows"]) {
+    if (row["suite"] != "programs" || row["platform"] == "native" ||
+        row["platform"] == "native-busy") {
+      continue;
+    }
     ASSERT_TRUE(row["params"].contains("trapped_calls")) << row.dump();
     EXPECT_GT(std::stod(row["params"]["trapped_calls"].get<std::string>()), 100) << row.dump();
     EXPECT_TRUE(row["params"].contains("trap_ns_per_call")) << row.dump();
