@@ -1,8 +1,9 @@
 // A thread that keeps one otherwise idle CPU busy, spinning on `pause` as a sentry waiting for
 // the next trap does, for as long as the object lives. The programs suite runs each program
-// natively beside one: on a VM whose vCPUs share physical cores (or whose hypervisor charges
-// one vCPU for another's activity), a busy neighbour slows a program that never talks to it,
-// and that share of snare's cost is the spinning's, not the interposition's.
+// natively beside one: on some VMs a busy neighbour slows a program that never talks to it
+// (on this project's, its exec, exit and page-table changes: the README's "Where a short
+// program's time goes"), and that share of snare's cost is the spinning's, not the
+// interposition's.
 #ifndef SNARE_BENCH_BUSY_CPU_H_
 #define SNARE_BENCH_BUSY_CPU_H_
 
