@@ -287,7 +287,8 @@ bool PolicyLetsThePatcherRun() {
   return true;
 }
 
-// A trampoline slot within reach of site (the arena page is left writable for a moment).
+// A trampoline slot within reach of site (the arena page is left writable for a moment, until
+// CloseArena).
 uint64_t Trampoline(uint64_t site, uint64_t size = kTrampolineSize) {
   for (int i = 0; i < g_arena_count; ++i) {
     Arena& a = g_arenas[i];
@@ -322,6 +323,14 @@ uint64_t Trampoline(uint64_t site, uint64_t size = kTrampolineSize) {
   return 0;
 }
 
+// The arena page of the trampoline at t, writable since Trampoline(): read and execute only again.
+void CloseArena(uint64_t t) { Sys(__NR_mprotect, t & ~(kPage - 1), kPage, PROT_READ | PROT_EXEC); }
+
+// int3 from p up to end: a jump into a trampoline's unused tail traps.
+void PadWithInt3(uint8_t* p, uint64_t end) {
+  while (p < reinterpret_cast<uint8_t*>(end)) *p++ = 0xcc;
+}
+
 void Put(uint8_t*& p, const void* bytes, int n) {
   const uint8_t* b = static_cast<const uint8_t*>(bytes);
   for (int i = 0; i < n; ++i) *p++ = b[i];
@@ -343,7 +352,7 @@ void WriteTrampoline(uint64_t t, uint32_t nr, uint64_t back) {
   const int32_t rel =
       static_cast<int32_t>(static_cast<int64_t>(page) - static_cast<int64_t>(t + 26));
   Put(p, &rel, 4);
-  while (p < reinterpret_cast<uint8_t*>(t + kTrampolineSize)) *p++ = 0xcc;
+  PadWithInt3(p, t + kTrampolineSize);
 }
 
 // Replaces the n bytes at `at`, which `old` must still hold, in one locked compare-and-swap
@@ -491,7 +500,7 @@ void WriteReadTrampoline(uint64_t t, uint64_t site, uint64_t back) {
   *p++ = 0x25;
   const int32_t to_entry = rel_from(t & ~(kPage - 1), t + 39);
   Put(p, &to_entry, 4);
-  while (p < reinterpret_cast<uint8_t*>(t + kReadTrampolineSize)) *p++ = 0xcc;
+  PadWithInt3(p, t + kReadTrampolineSize);
 }
 
 // The glibc read() site that ends at rip: its first instruction, the 7-byte `cmpb`, becomes a
@@ -509,7 +518,7 @@ bool PatchGlibcRead(uint64_t rip) {
   // of the site may not be of both). The slot is given up, and the arena not left writable.
   const bool reach = Near(t, GlibcReadFlag(site)) && Near(t, GlibcReadSlowPath(site));
   if (reach) WriteReadTrampoline(t, site, rip);
-  Sys(__NR_mprotect, t & ~(kPage - 1), kPage, PROT_READ | PROT_EXEC);
+  CloseArena(t);
   return reach && JumpToTrampoline(site, t, /*one_store=*/true);
 }
 
@@ -542,11 +551,9 @@ bool PatchGlibcCancellableRead(uint64_t rip) {
   uint8_t* p = reinterpret_cast<uint8_t*>(t);
   Put(p, kCancellableRead, kCancellableReadMoves);
   WriteTrampoline(t + kCancellableReadMoves, __NR_read, rip);
-  for (p = reinterpret_cast<uint8_t*>(t + kCancellableReadMoves + kTrampolineSize);
-       p < reinterpret_cast<uint8_t*>(t + kReadTrampolineSize);) {
-    *p++ = 0xcc;
-  }
-  Sys(__NR_mprotect, t & ~(kPage - 1), kPage, PROT_READ | PROT_EXEC);
+  PadWithInt3(reinterpret_cast<uint8_t*>(t + kCancellableReadMoves + kTrampolineSize),
+              t + kReadTrampolineSize);
+  CloseArena(t);
   return JumpToTrampoline(site, t, /*one_store=*/true);
 }
 
@@ -568,7 +575,7 @@ bool Patch(uint64_t site, uint32_t nr) {
   // could take for a real call. (The slot is given up, and the arena not left writable.)
   const bool torn_safe = (site & 15) != 15 || static_cast<uint32_t>(rel) >= kLowestTornNumber;
   if (torn_safe) WriteTrampoline(t, nr, site + 7);
-  Sys(__NR_mprotect, t & ~(kPage - 1), kPage, PROT_READ | PROT_EXEC);
+  CloseArena(t);
   return torn_safe && JumpToTrampoline(site, t, /*one_store=*/false);
 }
 
