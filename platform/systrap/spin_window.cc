@@ -5,12 +5,12 @@
 namespace snare::systrap {
 
 bool SpinWindow::ShouldSpin(uint64_t now_ns, uint32_t running, uint32_t answered,
-                            uint32_t remapping) const {
+                            uint32_t loading) const {
   const uint64_t since = now_ns - start_ns_;
   // Threads in a call do not count against the spinner's CPU: most of them wait (a wait4, a
-  // read of a pipe) and those that do not are back within kAnsweredCallNs. An exec, a
-  // program's loading or an exit does.
-  if (cpus_ <= 1 || running + remapping >= static_cast<uint32_t>(cpus_)) return false;
+  // read of a pipe) and those that do not are back within kAnsweredCallNs. A loader does:
+  // it runs in the kernel and the loaded program's start.
+  if (cpus_ <= 1 || running + loading >= static_cast<uint32_t>(cpus_)) return false;
   if (running == 0 && (since >= kAnsweredCallNs || answered == 0)) return false;
   return since < window_ns_;
 }

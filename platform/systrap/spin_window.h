@@ -10,12 +10,10 @@
 // kAnsweredCallNs (most such calls, an mmap or a read of a cached file, return within it and
 // trap again soon, and a sentry that slept through one costs the next trap a wake-up), but
 // never one that needs a CPU: a thread in a call mostly waits (gcc's driver in wait4). A thread
-// whose address space the kernel builds or tears down (the guest before its first trap, or one
-// whose answered call is an execve or an exit) needs a CPU but is no reason to spin: an exec, a
-// program's loading and an exit change page tables, which a busy second vCPU slows on these VMs
-// more than one wake-up costs (`/bin/true` ran at 0.92 and `sh -c 'ls / | wc -l'` at 0.93 of a
-// sentry spinning through its loading, and at 0.94-0.96 and 0.97 of one spinning through its
-// exits; 31-41 pairs each).
+// loading a program (the guest before its first trap, or one whose answered call is an execve)
+// needs a CPU but is no reason to spin: an exec and a program's loading change page tables,
+// which a busy second vCPU slows on these VMs more than one wake-up costs (`/bin/true` ran at
+// 0.92 and `sh -c 'ls / | wc -l'` at 0.93 of a sentry spinning through them, 31 pairs each).
 #ifndef SNARE_PLATFORM_SYSTRAP_SPIN_WINDOW_H_
 #define SNARE_PLATFORM_SYSTRAP_SPIN_WINDOW_H_
 
@@ -37,9 +35,9 @@ class SpinWindow {
   void Start(uint64_t now_ns) { start_ns_ = now_ns; }
   // Whether to go on spinning at now_ns while `running` guest threads run their own code,
   // `answered` ones run a call the sentry answered (a passthrough, in the kernel) and
-  // `remapping` ones exec, load a program or exit (they take a CPU, and are no reason to spin).
+  // `loading` ones load a program (they take a CPU, and are no reason to spin).
   bool ShouldSpin(uint64_t now_ns, uint32_t running, uint32_t answered = 0,
-                  uint32_t remapping = 0) const;
+                  uint32_t loading = 0) const;
   // The sentry slept after the window and woke at now_ns (a trap, or a periodic check).
   void Woke(uint64_t now_ns);
 

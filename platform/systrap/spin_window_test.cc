@@ -42,21 +42,20 @@ TEST(SpinWindowTest, AThreadInACallLeavesTheSpinnerItsCpu) {
   EXPECT_FALSE(w.ShouldSpin(t + 10 * kUs, 2, 1));
 }
 
-TEST(SpinWindowTest, AThreadExecingLoadingOrExitingTakesACpuButKeepsNoSpinner) {
+TEST(SpinWindowTest, AThreadLoadingAProgramTakesACpuButKeepsNoSpinner) {
   SpinWindow w(2);
   const uint64_t t = 1'000'000 * kUs;
   w.Start(t);
-  // The guest's start, an execve's new program or an exit: the exec, the loading and the
-  // teardown change page tables, which a spinning second vCPU slows; the next trap pays a
-  // wake-up instead.
+  // The guest's start (or an execve's new program): the exec and the loading change page
+  // tables, which a spinning second vCPU slows; the first trap pays a wake-up instead.
   EXPECT_FALSE(w.ShouldSpin(t + 10 * kUs, 0, 0, 1));
-  // It still takes a CPU: it and a running thread need both.
+  // It still takes a CPU: a loader and a running thread need both.
   EXPECT_TRUE(w.ShouldSpin(t + 10 * kUs, 1, 0, 0));
   EXPECT_FALSE(w.ShouldSpin(t + 10 * kUs, 1, 0, 1));
   SpinWindow three(3);
   three.Start(t);
   EXPECT_TRUE(three.ShouldSpin(t + 10 * kUs, 1, 0, 1));
-  // An answered call beside it keeps the spinner as it would alone.
+  // An answered call beside a loader keeps the spinner as it would alone.
   EXPECT_TRUE(three.ShouldSpin(t + 10 * kUs, 0, 1, 1));
 }
 

@@ -203,13 +203,13 @@ bool SystrapMachine::PassUnseen(Slot* slot, uint32_t first) {
 }
 
 uint32_t SystrapMachine::RunningGuestThreads(bool* on_my_cpu, uint32_t* answered,
-                                             uint32_t* remapping) const {
+                                             uint32_t* loading) const {
   const uint32_t high = SlotsHigh();
   const int cpu = sched_getcpu();
   uint32_t running = 0;
   *on_my_cpu = false;
   *answered = 0;
-  *remapping = 0;
+  *loading = 0;
   for (uint32_t i = 0; i < high; ++i) {
     const Slot* slot = SlotAt(region_.base(), i);
     if (Load(slot->state) != kSlotClaimed) continue;
@@ -220,9 +220,7 @@ uint32_t SystrapMachine::RunningGuestThreads(bool* on_my_cpu, uint32_t* answered
       if (depth == 1 && !Load(slot->pending) &&
           PhaseOf(Load(slot->frames[0].state)) == kFrameReply) {
         const uint32_t nr = Load(slot->frames[0].nr);
-        const bool remaps =
-            nr == __NR_execve || nr == __NR_execveat || nr == __NR_exit || nr == __NR_exit_group;
-        ++*(remaps ? remapping : answered);
+        ++*(nr == __NR_execve || nr == __NR_execveat ? loading : answered);
       }
       continue;
     }
@@ -231,7 +229,7 @@ uint32_t SystrapMachine::RunningGuestThreads(bool* on_my_cpu, uint32_t* answered
     *on_my_cpu |= cpu >= 0 && state != kFrameIdle && CpuOf(state) == static_cast<uint32_t>(cpu);
   }
   if (!first_request_ns_) {  // the guest is still starting, its slot claimed or not
-    *remapping += std::max(running, 1u);
+    *loading += std::max(running, 1u);
     running = 0;
   }
   return running;
@@ -265,9 +263,9 @@ void SystrapMachine::Idle(std::vector<uint32_t>* gone) {
     if (shares_cpu && adaptive_) {
       const uint64_t now = util::MonotonicNs();
       bool on_my_cpu = false;
-      uint32_t answered = 0, remapping = 0;
+      uint32_t answered = 0, loading = 0;
       spin = mover_.Rested(now) &&
-             RunningGuestThreads(&on_my_cpu, &answered, &remapping) <
+             RunningGuestThreads(&on_my_cpu, &answered, &loading) <
                  static_cast<uint32_t>(mover_.allowed_cpus()) &&
              mover_.MoveOff(last_cpu_, now);
     }
@@ -281,9 +279,9 @@ void SystrapMachine::Idle(std::vector<uint32_t>* gone) {
         // A guest thread that runs on this CPU waits for the spinner to yield: sleep
         // instead, and let the scheduler run it here or move one of the two.
         bool on_my_cpu = false;
-        uint32_t answered = 0, remapping = 0;
-        const uint32_t running = RunningGuestThreads(&on_my_cpu, &answered, &remapping);
-        spinning_ = !on_my_cpu && window_.ShouldSpin(now, running, answered, remapping);
+        uint32_t answered = 0, loading = 0;
+        const uint32_t running = RunningGuestThreads(&on_my_cpu, &answered, &loading);
+        spinning_ = !on_my_cpu && window_.ShouldSpin(now, running, answered, loading);
       }
       spin = spinning_;
     }
@@ -344,8 +342,8 @@ bool SystrapMachine::NoteCrowding() {
   uint32_t guest_threads = 0;
   if (crowding_.DueAt(now)) {
     bool on_my_cpu = false;
-    uint32_t answered = 0, remapping = 0;
-    guest_threads = RunningGuestThreads(&on_my_cpu, &answered, &remapping) + answered + remapping;
+    uint32_t answered = 0, loading = 0;
+    guest_threads = RunningGuestThreads(&on_my_cpu, &answered, &loading) + answered + loading;
   }
   const uint32_t crowded = crowding_.Crowded(now, static_cast<int>(guest_threads));
   if (crowded != Load(header_->crowded)) {

@@ -75,9 +75,9 @@ class SystrapMachine : public platform::Machine {
   void FindGone(std::vector<uint32_t>* gone) const;
   // Claimed slots whose thread runs its own code: not in a trap, a call or a reply's wait.
   // *on_my_cpu: one of them made its latest request from the CPU the sentry is on.
-  // *answered: the slots whose thread runs the call the sentry answered last; *remapping: those
-  // of them whose call is an execve or an exit (and the guest itself until its first request).
-  uint32_t RunningGuestThreads(bool* on_my_cpu, uint32_t* answered, uint32_t* remapping) const;
+  // *answered: the slots whose thread runs the call the sentry answered last; *loading: those
+  // of them whose call is an execve (and the guest itself until its first request).
+  uint32_t RunningGuestThreads(bool* on_my_cpu, uint32_t* answered, uint32_t* loading) const;
   // Answers the slot's depth-0 request (state word `first`) at once if its number is one to
   // pass unseen.
   bool PassUnseen(Slot* slot, uint32_t first);
