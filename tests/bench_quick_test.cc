@@ -62,6 +62,8 @@ TEST(BenchQuickTest, StoresEverySuiteAndReportsIt) {
   EXPECT_TRUE(j["quick"].get<bool>());
   std::map<std::string, int> rows_per_suite;
   std::set<std::string> ladder_rungs;
+  // Natively, each real program ran alone and beside a busy CPU.
+  std::set<std::string> native_programs, busy_programs;
   for (const auto& row : j["rows"]) {
     std::string suite = row["suite"].get<std::string>();
     ++rows_per_suite[suite];
@@ -70,21 +72,20 @@ TEST(BenchQuickTest, StoresEverySuiteAndReportsIt) {
     EXPECT_TRUE(std::isfinite(value) && value > 0) << row.dump();
     EXPECT_FALSE(row["samples"].empty()) << row.dump();
     if (suite == "ladder") ladder_rungs.insert(row["name"].get<std::string>());
+    if (suite == "programs" && row["platform"] == "native") {
+      native_programs.insert(row["name"].get<std::string>());
+    }
+    if (suite == "programs" && row["platform"] == "native-busy") {
+      busy_programs.insert(row["name"].get<std::string>());
+    }
   }
   for (const char* suite :
        {"ladder", "depth", "contention", "workload", "peer", "programs", "memory", "stress"}) {
     EXPECT_GT(rows_per_suite[suite], 0) << "no rows for suite " << suite;
   }
-  // Under snare, each real program's row holds what its --stats said; natively each ran alone
-  // and beside a busy CPU.
-  std::set<std::string> native_programs, busy_programs;
-  for (const auto& row : j["rows"]) {
-    if (row["suite"] != "programs") continue;
-    if (row["platform"] == "native") native_programs.insert(row["name"].get<std::string>());
-    if (row["platform"] == "native-busy") busy_programs.insert(row["name"].get<std::string>());
-  }
   EXPECT_FALSE(native_programs.empty());
   EXPECT_EQ(busy_programs, native_programs);
+  // Under snare, each real program's row holds what its --stats said.
   for (const auto& row : j["rows"]) {
     if (row["suite"] != "programs" || row["platform"] == "native" ||
         row["platform"] == "native-busy") {
