@@ -1,8 +1,9 @@
 // Real programs, each natively, natively beside a busy CPU (BusyCpu), under inproc, systrap and
 // systrap with --patch (the trace profile, with --stats to a file) and under the peers. The row's
 // value is the wall time; under snare the params hold what the run's stats said: the trapped calls
-// (the sentry's count under systrap), the stub's mean trap cost and the sentry's CPU per guest CPU
-// second; on every platform, the CPU time the run took.
+// (the sentry's count under systrap), the stub's mean trap cost, the most guest threads the sentry
+// served at once and the sentry's CPU per guest CPU second; on every platform, the CPU time the run
+// took.
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -46,6 +47,11 @@ std::expected<void, std::string> RecordStats(const std::string& path, const std:
   if (j.contains("sentry")) {
     const nlohmann::json& sentry = j["sentry"];
     (*figures)["sentry_cpu_per_guest_cpu"].push_back(sentry.value("cpu_per_guest_cpu", 0.0));
+    // Where more guest threads than CPUs trap, each waits its turn for a CPU inside the trap,
+    // and the stub's mean counts that wait (inproc has no sentry serving threads).
+    if (platform != "inproc" && sentry.contains("peak_tasks")) {
+      (*figures)["guest_threads"].push_back(sentry.value("peak_tasks", 0.0));
+    }
     if (sentry.contains("first_call_ms")) {
       (*figures)["first_call_ms"].push_back(sentry.value("first_call_ms", 0.0));
     }

@@ -314,6 +314,9 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
     const double calls = NumberParam(systrap, "trapped_calls");
     line.push_back(number(calls));
     line.push_back(systrap && calls > 0 ? number(calls / (systrap->value / 1e3)) : "");
+    const double threads = NumberParam(systrap, "guest_threads");
+    line.push_back(threads == std::round(threads) ? fmt::format("{:.0f}", threads)
+                                                  : number(threads));
     line.push_back(number(NumberParam(systrap, "trap_ns_per_call")));
     line.push_back(native && systrap && calls > 0
                        ? number((systrap->value - native->value) * 1e6 / calls)
@@ -341,7 +344,7 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
   }
   for (const char* h :
        {"inproc/native", "native CPU (ms)", "first call (ms)", "trapped calls", "calls/s (systrap)",
-        "stub trap ns/call", "overhead ns/call", "patched", "sentry CPU/guest CPU",
+        "guest threads", "stub trap ns/call", "overhead ns/call", "patched", "sentry CPU/guest CPU",
         "in signal delivery", "patching removed", "reserve kernel removes"}) {
     header.push_back(h);
   }
@@ -362,7 +365,9 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
       "sentry (snare's setup, the guest's process, the stub's exec and loading: what a short "
       "program pays before its own first call, beside the native run's whole time); stub "
       "trap ns/call: the stub's own mean (advisory; without signal delivery and the call "
-      "itself); overhead ns/call: (systrap - native) wall time per trapped call";
+      "itself), which counts the wait for a CPU where more guest threads (the most the sentry "
+      "served at once under systrap) trap than there are CPUs; overhead ns/call: (systrap - "
+      "native) wall time per trapped call";
   const double ladder = LadderGetppid(run, "systrap") - LadderGetppid(run, "native");
   if (!std::isnan(ladder)) {
     out += ", against " + FormatNumber(ladder) + " for getppid on the ladder (systrap - native)";

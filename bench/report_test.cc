@@ -202,8 +202,10 @@ TEST(RenderMarkdownTest, CrowdedShowsEachProgramNativelyAndUnderSnareWithItsHogs
 
 TEST(RenderMarkdownTest, ProgramsShowRatiosTrapCountsAndTheSignalShare) {
   BenchRun run = SampleRun();  // its ladder: getppid native 60, signal floor 950 ns
-  const std::map<std::string, std::string> stats = {
-      {"trapped_calls", "2000"}, {"trap_ns_per_call", "500"}, {"sentry_cpu_per_guest_cpu", "0.9"}};
+  const std::map<std::string, std::string> stats = {{"trapped_calls", "2000"},
+                                                    {"trap_ns_per_call", "500"},
+                                                    {"sentry_cpu_per_guest_cpu", "0.9"},
+                                                    {"guest_threads", "3"}};
   run.rows.push_back({"programs", "find", "native", {{"cpu_ms", "9.5"}}, 10, "ms", {10}});
   run.rows.push_back({"programs", "find", "inproc", stats, 15, "ms", {15}});
   run.rows.push_back({"programs", "find", "systrap", stats, 20, "ms", {20}});
@@ -221,7 +223,8 @@ TEST(RenderMarkdownTest, ProgramsShowRatiosTrapCountsAndTheSignalShare) {
                   "| program (ms) | native | inproc | snare systrap | systrap --patch | proot | "
                   "systrap/native | patch/native | inproc/native | native CPU (ms) | first call "
                   "(ms) | trapped calls | calls/s "
-                  "(systrap) | stub trap ns/call | overhead ns/call | patched | sentry CPU/guest "
+                  "(systrap) | guest threads | stub trap ns/call | overhead ns/call | patched | "
+                  "sentry CPU/guest "
                   "CPU | in signal delivery | patching removed | reserve kernel removes |\n");
   // 2,000 calls in 20 ms; (20 - 10) ms over 2,000 calls; 2,000 x 890 ns of 20 ms; 1,500 of
   // 2,000 calls patched; 16 ms of 20 with --patch.
@@ -229,7 +232,7 @@ TEST(RenderMarkdownTest, ProgramsShowRatiosTrapCountsAndTheSignalShare) {
       md,
       "| find | 10.0 | 15.0 | 20.0 | 16.0 | 400 | 2.00 | 1.60 | 1.50 | 9.50 | 6.50 | 2,000 | "
       "100,000 "
-      "| 500 | 5,000 | 75.0% | 0.90 | 8.9% | 20.0% | |\n");
+      "| 3 | 500 | 5,000 | 75.0% | 0.90 | 8.9% | 20.0% | |\n");
   EXPECT_CONTAINS(md, "x 890 ns (the ladder's signal floor - native)");
 
   // With the lab's saving: a quarter of each trap's signal delivery.

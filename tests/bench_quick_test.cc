@@ -95,6 +95,10 @@ TEST(BenchQuickTest, StoresEverySuiteAndReportsIt) {
     EXPECT_GT(std::stod(row["params"]["trapped_calls"].get<std::string>()), 100) << row.dump();
     EXPECT_TRUE(row["params"].contains("trap_ns_per_call")) << row.dump();
     EXPECT_TRUE(row["params"].contains("sentry_cpu_per_guest_cpu")) << row.dump();
+    if (row["platform"] != "inproc") {
+      ASSERT_TRUE(row["params"].contains("guest_threads")) << row.dump();
+      EXPECT_GE(std::stod(row["params"]["guest_threads"].get<std::string>()), 1) << row.dump();
+    }
   }
   for (const char* rung :
        {"native", "filter-allow", "filter-errno", "signal-floor", "inproc", "systrap",
