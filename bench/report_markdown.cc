@@ -315,7 +315,8 @@ std::string ProgramSection(const std::vector<const BenchRow*>& rows, const Bench
     line.push_back(number(calls));
     line.push_back(systrap && calls > 0 ? number(calls / (systrap->value / 1e3)) : "");
     const double threads = NumberParam(systrap, "guest_threads");
-    line.push_back(threads == std::round(threads) ? fmt::format("{:.0f}", threads)
+    // A count: whole, grouped as the other counts are (11, not 11.0), unless a median split it.
+    line.push_back(threads == std::round(threads) ? GroupThousands(fmt::format("{:.0f}", threads))
                                                   : number(threads));
     line.push_back(number(NumberParam(systrap, "trap_ns_per_call")));
     line.push_back(native && systrap && calls > 0
