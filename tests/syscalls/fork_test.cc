@@ -1,5 +1,7 @@
 // Process creation and reaping: fork(2) with waitpid(2) exit statuses, kill(2) of a child,
-// getppid(2) in the child, vfork(2) and posix_spawn(3).
+// getppid(2) in the child, vfork(2) (the child shares the parent's memory and stack until it
+// execs or exits), clone(2) with CLONE_VM | CLONE_VFORK, and posix_spawn(3).
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -7,6 +9,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "tests/syscalls/syscall_test_util.h"
@@ -67,6 +70,75 @@ TEST(VforkTest, ChildExitStatusIsReported) {
   int status = WaitStatus(pid);
   ASSERT_TRUE(WIFEXITED(status)) << "status " << status;
   EXPECT_EQ(WEXITSTATUS(status), 7);
+}
+
+// Written by vfork and CLONE_VM children, read by their parents.
+volatile int g_written_by_child = 0;
+
+TEST(VforkTest, ChildWritesTheParentsMemory) {
+  g_written_by_child = 0;
+  pid_t pid = vfork();
+  if (pid == 0) {
+    g_written_by_child = 1;
+    _exit(0);
+  }
+  ASSERT_GT(pid, 0) << strerror(errno);
+  EXPECT_EQ(WaitStatus(pid), 0);
+  EXPECT_EQ(g_written_by_child, 1) << "the vfork child did not share the parent's memory";
+}
+
+// Writes `bytes` of the stack below the caller's: a vfork child that calls it overwrites
+// whatever lies below the parent's stack pointer.
+__attribute__((noinline)) int ScribbleOnTheStack(size_t bytes) {
+  volatile char area[64 * 1024];
+  for (size_t i = 0; i < bytes && i < sizeof(area); ++i) area[i] = static_cast<char>(i * 7);
+  return area[bytes / 2];
+}
+
+TEST(VforkTest, ParentGoesOnAfterAChildUsedItsStackAndExeced) {
+  std::vector<int> before(64);
+  for (int i = 0; i < 64; ++i) before[i] = i * i;
+  char* const argv[] = {const_cast<char*>("/bin/true"), nullptr};
+  pid_t pid = vfork();
+  if (pid == 0) {
+    ScribbleOnTheStack(48 * 1024);
+    execve("/bin/true", argv, environ);
+    _exit(127);
+  }
+  ASSERT_GT(pid, 0) << strerror(errno);
+  EXPECT_EQ(WaitStatus(pid), 0);
+  for (int i = 0; i < 64; ++i) ASSERT_EQ(before[i], i * i);
+}
+
+TEST(VforkTest, ParentGoesOnAfterAChildUsedItsStackAndExited) {
+  volatile int local = 1234;
+  pid_t pid = vfork();
+  if (pid == 0) {
+    ScribbleOnTheStack(48 * 1024);
+    _exit(3);
+  }
+  ASSERT_GT(pid, 0) << strerror(errno);
+  int status = WaitStatus(pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "status " << status;
+  EXPECT_EQ(WEXITSTATUS(status), 3);
+  EXPECT_EQ(local, 1234);
+}
+
+int WriteAndReturn(void*) {
+  g_written_by_child = 2;
+  return 5;
+}
+
+TEST(CloneTest, VforkChildOnItsOwnStackWritesTheParentsMemory) {
+  g_written_by_child = 0;
+  std::vector<char> stack(256 * 1024);
+  pid_t pid =
+      clone(WriteAndReturn, stack.data() + stack.size(), CLONE_VM | CLONE_VFORK | SIGCHLD, nullptr);
+  ASSERT_GT(pid, 0) << strerror(errno);
+  int status = WaitStatus(pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "status " << status;
+  EXPECT_EQ(WEXITSTATUS(status), 5);
+  EXPECT_EQ(g_written_by_child, 2) << "the CLONE_VM child did not share the parent's memory";
 }
 
 TEST(PosixSpawnTest, BinTrueExitsZero) {

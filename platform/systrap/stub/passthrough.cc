@@ -31,6 +31,7 @@ using systrap::Slot;
 
 extern "C" long StubClone(long nr, long a0, long a1, long a2, long a3, long a4,
                           KUcontext* child_frame);
+extern "C" long StubVfork(long flags, KUcontext* child_frame, void* save, uint64_t top);
 extern "C" [[noreturn]] void StubSigreturnAt(void* uc);
 
 // Copies a guest sigset and removes SIGSYS: a blocked SIGSYS would turn the next trap into
@@ -49,6 +50,9 @@ struct GuestRestorer {
   bool flag;
 };
 GuestRestorer g_restorers[65];
+// The process whose handlers g_restorers describes. A vfork child shares the parent's memory,
+// and with it this table, but has handlers of its own (it resets them before its exec).
+long g_restorers_owner = 0;
 
 // The mask and alternate stack in force while the handler runs are the guest's; the
 // handler's rt_sigreturn would restore the ones saved at the trap. Save the new ones there.
@@ -118,18 +122,57 @@ KUcontext* PrepareChildFrame(const KUcontext* uc, uint64_t child_sp, bool thread
   return copy;
 }
 
+// A child that shares our memory and runs on our stack until it execs or exits (vfork, or a
+// CLONE_VM | CLONE_VFORK clone with no stack of its own): it runs the guest's code below the
+// guest's stack pointer, where this handler's frames and the trap's signal frame lie. The
+// parent keeps those (from its stack pointer up to the frame's top) in a mapping of its own
+// while the kernel holds it in the clone, and puts them back once the child has exec'd or
+// exited (StubVfork). The child starts from a copy of our frame made further down the stack,
+// where it only reads it before its own code reuses the space. Without a place to keep them,
+// the child is a fork, as before: slower, the same to a program that keeps to vfork's rules.
+constexpr uint64_t kVforkSaveBytes = 64 * 1024;
+constexpr uint64_t kVforkFlags = CLONE_VM | CLONE_VFORK | 0xff /* the exit signal */;
+
+bool VforkOnOurStack(uint64_t flags, const KUcontext* uc, long* result) {
+  uint64_t sp;
+  asm volatile("mov %%rsp, %0" : "=r"(sp));
+  const uint64_t top = uc->mc.rsp - 128;  // the red zone's bottom: the kernel's frame lies below
+  if (top <= sp || top - sp > kVforkSaveBytes - 256) return false;
+  const long save = Sys(__NR_mmap, 0, kVforkSaveBytes, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (save < 0) return false;
+  // Below StubVfork's own frame, which the parent keeps.
+  KUcontext* frame = PrepareChildFrame(uc, sp - 1024, /*thread=*/false);
+  frame->mc.rsp = uc->mc.rsp;
+  *result = StubVfork(static_cast<long>(flags), frame, reinterpret_cast<void*>(save), top);
+  Sys(__NR_munmap, save, kVforkSaveBytes);
+  return true;
+}
+
 long DoClone(uint64_t nr, const uint64_t* a, const KUcontext* uc) {
   Slot* parent_slot = CurrentSlot();
   // The child needs a slot of its own: without one, fail as the kernel does at a task limit.
   if (!SlotAvailable()) return -EAGAIN;
   long r;
+  const bool vfork_on_our_stack =
+      nr == __NR_vfork || (nr == __NR_clone && !a[1] && (a[0] & ~kVforkFlags) == 0 &&
+                           (a[0] & (CLONE_VM | CLONE_VFORK)) == (CLONE_VM | CLONE_VFORK));
+  if (vfork_on_our_stack &&
+      VforkOnOurStack(nr == __NR_vfork ? CLONE_VM | CLONE_VFORK | 17 /* SIGCHLD */ : a[0], uc,
+                      &r)) {
+    return r;  // the parent: the child went on from its copy of the frame
+  }
   if (nr == __NR_fork || nr == __NR_vfork) {
-    // vfork runs as fork: the child must not share the parent's stack and slot.
+    // A fork: the child must not share the parent's stack and slot.
     r = StubClone(__NR_clone, 17 /* SIGCHLD */, 0, 0, 0, 0, nullptr);
   } else if (nr == __NR_clone) {
     uint64_t flags = a[0];
-    if (flags & CLONE_VFORK) flags &= ~(CLONE_VM | CLONE_VFORK);
-    KUcontext* frame = a[1] ? PrepareChildFrame(uc, a[1], flags & CLONE_VM) : nullptr;
+    // A vfork child on a stack of its own (posix_spawn) shares our memory as it asks; one on
+    // ours with flags VforkOnOurStack does not take is a fork.
+    if ((flags & CLONE_VFORK) && !a[1]) flags &= ~(CLONE_VM | CLONE_VFORK);
+    KUcontext* frame =
+        a[1] ? PrepareChildFrame(uc, a[1], (flags & (CLONE_VM | CLONE_VFORK)) == CLONE_VM)
+             : nullptr;
     r = StubClone(__NR_clone, static_cast<long>(flags), a[1], a[2], a[3], a[4], frame);
   } else {  // clone3
     uint64_t size = a[1];
@@ -137,13 +180,16 @@ long DoClone(uint64_t nr, const uint64_t* a, const KUcontext* uc) {
     uint64_t args[16] = {};
     memcpy(args, reinterpret_cast<const void*>(a[0]), size);
     uint64_t& flags = args[0];
-    if (flags & CLONE_VFORK) flags &= ~(CLONE_VM | CLONE_VFORK);
     const uint64_t child_sp = args[5] ? args[5] + args[6] : 0;  // stack + stack_size
-    KUcontext* frame = child_sp ? PrepareChildFrame(uc, child_sp, flags & CLONE_VM) : nullptr;
+    if ((flags & CLONE_VFORK) && !child_sp) flags &= ~(CLONE_VM | CLONE_VFORK);
+    KUcontext* frame =
+        child_sp ? PrepareChildFrame(uc, child_sp, (flags & (CLONE_VM | CLONE_VFORK)) == CLONE_VM)
+                 : nullptr;
     r = StubClone(__NR_clone3, P(args), static_cast<long>(size), 0, 0, 0, frame);
   }
   if (r == 0) {
     // A child on the parent's (copied) stack: it continues this handler in its own slot.
+    OwnProcessTables();
     Slot* slot = ClaimSlot();
     if (parent_slot) CopyFrames(parent_slot, slot);
     return 0;
@@ -333,7 +379,7 @@ long SigactionFixed(const uint64_t* a) {
       act.restorer = reinterpret_cast<uint64_t>(&StubRestoreRt);
     }
     r = Sys(__NR_rt_sigaction, a[0], P(&act), a[2], a[3]);
-    if (r == 0 && sig < 65) g_restorers[sig] = guest;
+    if (r == 0 && sig < 65 && Sys(__NR_getpid) == g_restorers_owner) g_restorers[sig] = guest;
   }
   if (r == 0 && a[2]) {
     auto* old = reinterpret_cast<KSigaction*>(a[2]);
@@ -413,6 +459,8 @@ long ExecutePassthrough(uint64_t nr, const uint64_t* a, KUcontext* uc, uint32_t 
   }
   return RawSyscall6(static_cast<long>(nr), a[0], a[1], a[2], a[3], a[4], a[5]);
 }
+
+void OwnProcessTables() { g_restorers_owner = Sys(__NR_getpid); }
 
 void RememberExecutable(int fd) {
   char link[32];

@@ -18,6 +18,10 @@ long ExecutePassthrough(uint64_t nr, const uint64_t args[6], abi::KUcontext* uc,
 // was loaded from, as the guest's mount namespace names it.
 void RememberExecutable(int fd);
 
+// Makes the calling process the owner of the stub's per-process tables (the guest's signal
+// restorers): at each start and in a fork child, not in a vfork child, which shares them.
+void OwnProcessTables();
+
 // readlink and readlinkat of /proc/self/exe (or thread-self, or the process's own pid) answer
 // with the guest's program; true with *result set when the call was one of them.
 bool ReadlinkSelfExe(uint64_t nr, const uint64_t args[6], long* result);

@@ -1,6 +1,6 @@
 // Entry points of the stub that must be written in assembly: process start, the signal
-// restorer, entering the guest, rt_sigreturn on a given frame, and clone with a child that
-// may start on a new stack.
+// restorer, entering the guest, rt_sigreturn on a given frame, clone with a child that may
+// start on a new stack, and vfork with a child on our own.
 	.text
 
 // The kernel starts us with rsp -> argc, argv..., NULL, envp..., NULL, auxv.
@@ -80,6 +80,55 @@ StubClone:
 	hlt
 1:
 	pop %r12
+	ret
+
+
+// long StubVfork(long flags, KUcontext* frame, void* save, uint64_t top): clone(flags) for a
+// child that shares our memory and runs on our stack (passthrough.cc, VforkOnOurStack). The
+// bytes from our stack pointer up to `top` go to `save` before the clone and come back once
+// the kernel lets the parent go on (the child has exec'd or exited); only registers, which
+// the child does not share, carry us across. The child starts below `frame` and returns
+// through it.
+	.globl StubVfork
+	.type StubVfork, @function
+StubVfork:
+	push %rbx
+	push %r12
+	push %r13
+	mov %rdi, %rbx
+	mov %rsi, %r12
+	mov %rdx, %r13
+	mov %rcx, %r9
+	sub %rsp, %r9
+	mov %rsp, %rsi
+	mov %r13, %rdi
+	mov %r9, %rcx
+	cld
+	rep movsb
+	mov $56, %eax
+	mov %rbx, %rdi
+	lea -128(%r12), %rsi
+	and $-16, %rsi
+	xor %edx, %edx
+	xor %r10d, %r10d
+	xor %r8d, %r8d
+	syscall
+	test %rax, %rax
+	jnz 1f
+	mov %r12, %rdi
+	call StubCloneChildOnNewStack
+	hlt
+1:
+	mov %rax, %r8
+	mov %rsp, %rdi
+	mov %r13, %rsi
+	mov %r9, %rcx
+	cld
+	rep movsb
+	mov %r8, %rax
+	pop %r13
+	pop %r12
+	pop %rbx
 	ret
 
 

@@ -279,6 +279,7 @@ extern "C" [[noreturn]] void StubMain(uint64_t* initial_sp) {
   long r = LoadElf(static_cast<int>(fd), &exe);
   if (r < 0) Fatal("cannot load", argv[3], r, r == -ENOEXEC ? 126 : 127);
   RememberExecutable(static_cast<int>(fd));
+  OwnProcessTables();
   Sys(__NR_close, fd);
   LoadedElf interp;
   bool has_interp = exe.interp[0] != 0;
