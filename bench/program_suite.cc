@@ -65,7 +65,7 @@ void AddProgramSuite(BenchContext& context, std::vector<BenchStep>* steps) {
   const bool quick = context.options().quick;
   const std::string dir = context.ScratchDir() + "/programs";
   const int files = quick ? 200 : 2000, repo_files = quick ? 500 : 5000;
-  const int rows = quick ? 1000 : 10000;
+  const int rows = quick ? 1000 : 10000, spawns = quick ? 10 : 50;
   const std::string tree = dir + "/tree", repo = dir + "/repo", sql = dir + "/inserts.sql";
   const std::string db = dir + "/bench.db", source = dir + "/prog.c";
   std::error_code error;
@@ -90,6 +90,13 @@ void AddProgramSuite(BenchContext& context, std::vector<BenchStep>* steps) {
         "    p=os.path.join(root,f); os.stat(p); n+=len(open(p,'rb').read())\n"
         "print(n)",
         tree}},
+      // Process creation as test runners and build tools do it: Python's subprocess starts each
+      // child with vfork, glibc's posix_spawn with clone(CLONE_VM | CLONE_VFORK).
+      {"python3: " + std::to_string(spawns) + " subprocesses",
+       {python, "-c",
+        "import subprocess,sys\n"
+        "for _ in range(int(sys.argv[1])): subprocess.run(['/bin/true'], check=True)",
+        std::to_string(spawns)}},
       {"git status (" + std::to_string(repo_files) + " files)",
        {"git", "-C", repo, "status", "--porcelain"}},
       {"sqlite3: " + std::to_string(rows) + " one-row transactions",
@@ -97,7 +104,7 @@ void AddProgramSuite(BenchContext& context, std::vector<BenchStep>* steps) {
       {"gcc -O2 -c (200 lines)", {"gcc", "-O2", "-c", "-o", dir + "/prog.o", source}},
   };
   if (!quick) {
-    programs.insert(programs.begin() + 4,
+    programs.insert(programs.begin() + 5,
                     {"tar cf - /usr/include", {"tar", "cf", "-", "/usr/include"}, true});
   }
   struct Platform {

@@ -84,6 +84,7 @@ TEST(BenchQuickTest, StoresEverySuiteAndReportsIt) {
     EXPECT_GT(rows_per_suite[suite], 0) << "no rows for suite " << suite;
   }
   EXPECT_FALSE(native_programs.empty());
+  EXPECT_TRUE(native_programs.count("python3: 10 subprocesses")) << "no process-creation program";
   EXPECT_EQ(busy_programs, native_programs);
   // Under snare, each real program's row holds what its --stats said.
   for (const auto& row : j["rows"]) {
