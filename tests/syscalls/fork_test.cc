@@ -141,6 +141,15 @@ TEST(CloneTest, VforkChildOnItsOwnStackWritesTheParentsMemory) {
   EXPECT_EQ(g_written_by_child, 2) << "the CLONE_VM child did not share the parent's memory";
 }
 
+// glibc's child writes its exec's errno into the parent's memory (it shares it by
+// CLONE_VM | CLONE_VFORK) and the parent returns it: a child that only looked like a fork
+// would report success and leave a child exiting 127.
+TEST(PosixSpawnTest, ExecFailureIsTheCallsError) {
+  pid_t pid = 0;
+  char* const argv[] = {const_cast<char*>("/nonexistent/program"), nullptr};
+  EXPECT_EQ(posix_spawn(&pid, "/nonexistent/program", nullptr, nullptr, argv, environ), ENOENT);
+}
+
 TEST(PosixSpawnTest, BinTrueExitsZero) {
   pid_t pid = 0;
   char* const argv[] = {const_cast<char*>("/bin/true"), nullptr};
