@@ -379,7 +379,9 @@ long SigactionFixed(const uint64_t* a) {
       act.restorer = reinterpret_cast<uint64_t>(&StubRestoreRt);
     }
     r = Sys(__NR_rt_sigaction, a[0], P(&act), a[2], a[3]);
-    if (r == 0 && sig < 65 && Sys(__NR_getpid) == g_restorers_owner) g_restorers[sig] = guest;
+    // The slot's tgid, not getpid(): no second syscall on every handler a program installs.
+    const Slot* slot = CurrentSlot();
+    if (r == 0 && sig < 65 && slot && slot->tgid == g_restorers_owner) g_restorers[sig] = guest;
   }
   if (r == 0 && a[2]) {
     auto* old = reinterpret_cast<KSigaction*>(a[2]);
