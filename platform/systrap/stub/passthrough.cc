@@ -52,7 +52,7 @@ struct GuestRestorer {
 GuestRestorer g_restorers[65];
 // The process whose handlers g_restorers describes. A vfork child shares the parent's memory,
 // and with it this table, but has handlers of its own (it resets them before its exec).
-long g_restorers_owner = 0;
+int32_t g_restorers_owner = 0;
 
 // The mask and alternate stack in force while the handler runs are the guest's; the
 // handler's rt_sigreturn would restore the ones saved at the trap. Save the new ones there.
@@ -189,8 +189,8 @@ long DoClone(uint64_t nr, const uint64_t* a, const KUcontext* uc) {
   }
   if (r == 0) {
     // A child on the parent's (copied) stack: it continues this handler in its own slot.
-    OwnProcessTables();
     Slot* slot = ClaimSlot();
+    OwnProcessTables(*slot);
     if (parent_slot) CopyFrames(parent_slot, slot);
     return 0;
   }
@@ -462,7 +462,7 @@ long ExecutePassthrough(uint64_t nr, const uint64_t* a, KUcontext* uc, uint32_t 
   return RawSyscall6(static_cast<long>(nr), a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
-void OwnProcessTables() { g_restorers_owner = Sys(__NR_getpid); }
+void OwnProcessTables(const Slot& slot) { g_restorers_owner = slot.tgid; }
 
 void RememberExecutable(int fd) {
   char link[32];

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "abi/signal_frame.h"
+#include "platform/systrap/sysmsg/shared_region.h"
 
 namespace snare::stub {
 
@@ -20,7 +21,8 @@ void RememberExecutable(int fd);
 
 // Makes the calling process the owner of the stub's per-process tables (the guest's signal
 // restorers): at each start and in a fork child, not in a vfork child, which shares them.
-void OwnProcessTables();
+// The process is the one whose thread holds `slot` (its tgid, which the claim recorded).
+void OwnProcessTables(const systrap::Slot& slot);
 
 // readlink and readlinkat of /proc/self/exe (or thread-self, or the process's own pid) answer
 // with the guest's program; true with *result set when the call was one of them.

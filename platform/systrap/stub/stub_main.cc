@@ -263,11 +263,7 @@ extern "C" [[noreturn]] void StubMain(uint64_t* initial_sp) {
   ProtectStub();
   InstallSigsysHandler();
   if (g_stub.mode == systrap::Mode::kInproc) InprocInit();
-  if (argv[1][0] == '-') {
-    ClaimSlot();
-  } else {
-    AdoptSlot(ParseDec(argv[1]));
-  }
+  const systrap::Slot* slot = argv[1][0] == '-' ? ClaimSlot() : AdoptSlot(ParseDec(argv[1]));
 
   // On the first launch the filter goes on only once the guest is loaded: loading opens,
   // reads and maps files, which the guest's policy may deny to the guest itself. After a
@@ -279,7 +275,7 @@ extern "C" [[noreturn]] void StubMain(uint64_t* initial_sp) {
   long r = LoadElf(static_cast<int>(fd), &exe);
   if (r < 0) Fatal("cannot load", argv[3], r, r == -ENOEXEC ? 126 : 127);
   RememberExecutable(static_cast<int>(fd));
-  OwnProcessTables();
+  OwnProcessTables(*slot);
   Sys(__NR_close, fd);
   LoadedElf interp;
   bool has_interp = exe.interp[0] != 0;
