@@ -1,5 +1,6 @@
 #include "cmd/run_command.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -36,7 +37,8 @@ constexpr const char* kUsage =
     "                 [--ro-bind SRC DST]... [--bind SRC DST]... [--tmpfs DST]...\n"
     "                 [--dev DST]... [--proc DST]... [--root DIR] [--net=none|host]\n"
     "                 [--uid N] [--gid N] [--hostname NAME] [--rlimit NAME=SOFT[:HARD]]...\n"
-    "                 [--time-limit SECONDS] [--] PROG [ARGS...]\n"
+    "                 [--time-limit SECONDS] [--tmpfs-size SIZE] [--keep-fd N]...\n"
+    "                 [--allow=SYSCALL]... [--] PROG [ARGS...]\n"
     "       snare run --list-groups";
 
 // A --deny/--kill rule or a mount option as given, checked once parsing is done.
@@ -106,15 +108,18 @@ std::expected<void, ParseExit> ParseRunArgsInto(const std::vector<std::string>& 
       ->option_text("[=PATH]");
   app.add_option("--trace-file", out.config.trace_file, "trace to PATH (implies --trace)")
       ->option_text("PATH");
-  for (const char* flag : {"--deny", "--kill", "--notify"}) {
+  for (const char* flag : {"--allow", "--deny", "--kill", "--notify"}) {
     const std::string f = flag;
     app.add_option_function<std::string>(
            flag,
            [&overrides, flag](const std::string& v) {
              overrides.push_back({flag, v});
            },
-           f == "--deny" ? "make SYSCALL and its aliases, or a @GROUP, fail with ERRNO (a name "
-                           "like EACCES or a number; default EPERM)"
+           f == "--allow"  ? "let SYSCALL and its aliases, or a @GROUP, run although the profile "
+                             "refuses them (e.g. keyctl; argument rules such as the refusal of "
+                             "setuid modes stay)"
+           : f == "--deny" ? "make SYSCALL and its aliases, or a @GROUP, fail with ERRNO (a name "
+                             "like EACCES or a number; default EPERM)"
            : f == "--kill"
                ? "kill the guest with SIGSYS when it makes SYSCALL or an alias, or one of @GROUP"
                : "send SYSCALL and its aliases, or a @GROUP, to the sentry as seccomp user "
@@ -124,6 +129,18 @@ std::expected<void, ParseExit> ParseRunArgsInto(const std::vector<std::string>& 
         ->trigger_on_parse()
         ->option_text(f == "--deny" ? "SYSCALL[:ERRNO]" : "SYSCALL");
   }
+  std::string tmpfs_size;
+  app.add_option("--tmpfs-size", tmpfs_size,
+                 "bytes that /tmp, /run, /dev/shm and every --tmpfs hold together (K, M, G; "
+                 "default: a quarter of the machine's memory)")
+      ->option_text("SIZE");
+  std::vector<std::string> keep_fds;
+  app.add_option_function<std::string>(
+         "--keep-fd", [&keep_fds](const std::string& v) { keep_fds.push_back(v); },
+         "pass the inherited fd N to the guest (every fd but 0-2 is closed otherwise)")
+      ->allow_extra_args(false)
+      ->trigger_on_parse()
+      ->option_text("N");
   app.add_option("--spin", spin, "spin N times before sleeping on a futex (0: futex only)")
       ->option_text("N");
   bool patch = true;
@@ -303,8 +320,19 @@ std::expected<void, ParseExit> ParseRunArgsInto(const std::vector<std::string>& 
            check("--gid", sandbox::ParseId, gid, &flags.gid),
            check("--hostname", sandbox::ParseHostname, hostname, &flags.hostname),
            check("--time-limit", sandbox::ParseTimeLimit, time_limit, &flags.time_limit_s),
+           check("--tmpfs-size", sandbox::ParseTmpfsSize, tmpfs_size, &flags.tmpfs_size),
        }) {
     if (!e.empty()) return fail(e);
+  }
+  for (const std::string& fd : keep_fds) {
+    auto kept = sandbox::ParseKeepFd(fd);
+    if (!kept) return fail("--keep-fd: " + kept.error());
+    if (fcntl(*kept, F_GETFD) < 0) {
+      return fail("--keep-fd: fd " + fd +
+                  " is not open (open it in the shell that runs snare, "
+                  "e.g. `3<file`)");
+    }
+    flags.keep_fds.push_back(*kept);
   }
   for (const std::string& spec : rlimits) {
     auto limit = sandbox::ParseRlimit(spec);
@@ -314,6 +342,7 @@ std::expected<void, ParseExit> ParseRunArgsInto(const std::vector<std::string>& 
   for (const Override& o : overrides) {
     const policy::Action action = o.flag == "--kill"     ? policy::Action::kKill
                                   : o.flag == "--notify" ? policy::Action::kNotify
+                                  : o.flag == "--allow"  ? policy::Action::kPassthrough
                                                          : policy::Action::kDeny;
     auto rule = policy::ParseSyscallRule(o.spec, action, o.flag);
     if (!rule) return fail(rule.error());

@@ -102,7 +102,7 @@ std::expected<SyscallRule, std::string> ParseSyscallRule(std::string_view spec, 
     name = rule.spec.substr(0, colon);
     err_name = rule.spec.substr(colon + 1);
   }
-  if (action == Action::kKill || action == Action::kNotify) {
+  if (action == Action::kKill || action == Action::kNotify || action == Action::kPassthrough) {
     if (colon != std::string::npos) {
       return std::unexpected(std::string(source) + " takes no errno: '" + rule.spec + "'");
     }

@@ -23,7 +23,9 @@ struct SyscallRule {
 };
 
 // spec: NAME or NAME:ERRNO (ERRNO: a name like EACCES or a number from 1 to 4095; deny only).
-// action: kDeny, kKill or kNotify. `source` names where the rule came from in messages ("--kill",
+// action: kDeny, kKill, kNotify or kPassthrough (--allow: the call runs as the guest made it;
+// argument rules such as the sandbox's setuid refusals stay). `source` names where the rule came
+// from in messages ("--kill",
 // "\"kill\""). An unknown name's error suggests the closest syscall or group.
 std::expected<SyscallRule, std::string> ParseSyscallRule(std::string_view spec, Action action,
                                                          std::string_view source);

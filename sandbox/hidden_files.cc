@@ -1,5 +1,8 @@
 #include "sandbox/hidden_files.h"
 
+#include <climits>
+#include <cstdlib>
+
 namespace snare::sandbox {
 namespace {
 
@@ -28,7 +31,10 @@ void ExposeHiddenFiles(const std::vector<std::string>& paths, SandboxSpec* spec)
     const MountSpec* holder = MountHolding(*spec, path);
     if (holder &&
         (holder->kind == MountSpec::Kind::kTmpfs || holder->kind == MountSpec::Kind::kDev)) {
-      spec->mounts.push_back({MountSpec::Kind::kRoBind, path, path});
+      // The program the user named, through whatever links its path holds: binds follow none.
+      char real[PATH_MAX];
+      const bool resolved = realpath(path.c_str(), real) != nullptr;
+      spec->mounts.push_back({MountSpec::Kind::kRoBind, resolved ? real : path, path});
     }
   }
 }

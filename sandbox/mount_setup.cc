@@ -11,7 +11,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+
+#include "util/host_path.h"
 
 namespace snare::sandbox {
 namespace {
@@ -25,28 +28,67 @@ std::unexpected<std::string> Failed(const std::string& what) {
   return std::unexpected(what + ": " + strerror(errno));
 }
 
-int MountSetattr(const std::string& path, uint64_t set, bool recursive) {
-  mount_attr attr = {};
-  attr.attr_set = set;
-  return static_cast<int>(syscall(SYS_mount_setattr, AT_FDCWD, path.c_str(),
-                                  recursive ? AT_RECURSIVE : 0, &attr, sizeof(attr)));
-}
-
-std::expected<void, std::string> Bind(const std::string& source, const std::string& target,
-                                      bool read_only) {
-  if (mount(source.c_str(), target.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) {
-    return Failed("binding " + source + " at " + target);
-  }
-  uint64_t attrs = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | (read_only ? MOUNT_ATTR_RDONLY : 0);
-  if (MountSetattr(target, attrs, /*recursive=*/true) != 0) {
-    return Failed("making " + target + (read_only ? " read-only" : " nosuid"));
+// Attaches a detached tree (open_tree's) at target.
+std::expected<void, std::string> Attach(int tree, const std::string& target) {
+  if (syscall(SYS_move_mount, tree, "", AT_FDCWD, target.c_str(), MOVE_MOUNT_F_EMPTY_PATH) != 0) {
+    return Failed("attaching the mount at " + target);
   }
   return {};
 }
 
-std::expected<void, std::string> Tmpfs(const std::string& target, const char* mode) {
-  std::string options = std::string("mode=") + mode;
+// Binds what `source` (an fd) holds at target: the very directory or file the fd was opened
+// on, so nothing renamed or linked since can redirect the bind.
+std::expected<void, std::string> Bind(int source, const std::string& what,
+                                      const std::string& target, bool read_only) {
+  const int tree =
+      static_cast<int>(syscall(SYS_open_tree, source, "",
+                               OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_EMPTY_PATH));
+  if (tree < 0) return Failed("binding " + what + " at " + target);
+  mount_attr attr = {};
+  attr.attr_set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | (read_only ? MOUNT_ATTR_RDONLY : 0);
+  if (syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof(attr)) !=
+      0) {
+    const int err = errno;
+    close(tree);
+    errno = err;
+    return Failed("making " + target + (read_only ? " read-only" : " nosuid"));
+  }
+  auto attached = Attach(tree, target);
+  close(tree);
+  return attached;
+}
+
+// A host path under /oldroot, opened without following any link (util/host_path.h).
+std::expected<int, std::string> OpenHostPath(const std::string& path) {
+  const int old_root = open(kOldRoot, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (old_root < 0) return Failed(std::string("opening ") + kOldRoot);
+  auto fd = util::OpenWithoutSymlinks(old_root, path, O_PATH, 0, /*in_root=*/true);
+  close(old_root);
+  if (!fd) return std::unexpected("the bind source " + fd.error());
+  return fd;
+}
+
+std::expected<void, std::string> Tmpfs(const std::string& target, const char* mode,
+                                       const std::string& extra = "") {
+  std::string options = std::string("mode=") + mode + extra;
   if (mount("tmpfs", target.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, options.c_str()) != 0) {
+    return Failed("mounting a tmpfs at " + target);
+  }
+  return {};
+}
+
+// Every writable tmpfs of the guest's (/tmp, /run, /dev/shm, --tmpfs) is a directory of this
+// one, so that one size bounds them together. Lives in the scratch root, which is detached
+// once the new root is entered: only the binds of its directories stay reachable.
+constexpr char kStore[] = "/store";
+
+// A fresh directory of the store at target.
+std::expected<void, std::string> StoreDirectory(const std::string& target, mode_t mode) {
+  std::string dir = std::string(kStore) + "/XXXXXX";
+  if (!mkdtemp(dir.data()) || chmod(dir.c_str(), mode) != 0) return Failed("mkdir " + dir);
+  if (mount(dir.c_str(), target.c_str(), nullptr, MS_BIND, nullptr) != 0 ||
+      mount(nullptr, target.c_str(), nullptr, MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV,
+            nullptr) != 0) {
     return Failed("mounting a tmpfs at " + target);
   }
   return {};
@@ -62,7 +104,8 @@ std::expected<void, std::string> MakeFile(const std::string& path) {
 // A tmpfs holding the host's harmless character devices (bound: mknod needs host root),
 // a devpts instance of its own, a shm tmpfs and the usual symlinks.
 std::expected<void, std::string> Dev(const std::string& target) {
-  if (auto r = Tmpfs(target, "0755"); !r) return r;
+  // Nodes, links and mount points only: a few KiB however the guest is mapped.
+  if (auto r = Tmpfs(target, "0755", ",size=256k,nr_inodes=256"); !r) return r;
   for (const char* node : {"null", "zero", "full", "random", "urandom", "tty"}) {
     const std::string path = target + "/" + node;
     if (auto r = MakeFile(path); !r) return r;
@@ -72,7 +115,7 @@ std::expected<void, std::string> Dev(const std::string& target) {
     }
   }
   if (mkdir((target + "/shm").c_str(), 0755) != 0) return Failed("mkdir " + target + "/shm");
-  if (auto r = Tmpfs(target + "/shm", "1777"); !r) return r;
+  if (auto r = StoreDirectory(target + "/shm", 01777); !r) return r;
   if (mkdir((target + "/pts").c_str(), 0755) != 0) return Failed("mkdir " + target + "/pts");
   if (mount("devpts", (target + "/pts").c_str(), "devpts", MS_NOSUID | MS_NOEXEC,
             "newinstance,ptmxmode=0666,mode=0620") != 0) {
@@ -114,31 +157,33 @@ std::expected<void, std::string> EnsureMountPoint(const std::string& target, boo
   return {};
 }
 
-std::expected<void, std::string> Attach(int tree, const std::string& target) {
-  if (syscall(SYS_move_mount, tree, "", AT_FDCWD, target.c_str(), MOVE_MOUNT_F_EMPTY_PATH) != 0) {
-    return Failed("attaching the prepared mount at " + target);
-  }
-  return {};
-}
-
 std::expected<void, std::string> Apply(const MountSpec& m,
                                        const std::map<std::string, int>& prepared) {
   const std::string target = kNewRoot + m.target;
-  const std::string source = std::string(kOldRoot) + m.source;
-  struct stat st;
   const bool binds = m.kind == MountSpec::Kind::kBind || m.kind == MountSpec::Kind::kRoBind;
-  if (binds && stat(source.c_str(), &st) != 0) {
-    return Failed("the bind source " + m.source);
+  if (!binds) {
+    if (auto r = EnsureMountPoint(target, true); !r) return r;
   }
-  if (auto r = EnsureMountPoint(target, !binds || S_ISDIR(st.st_mode)); !r) return r;
-  if (auto it = prepared.find(m.target); it != prepared.end()) return Attach(it->second, target);
   switch (m.kind) {
     case MountSpec::Kind::kRoBind:
-      return Bind(source, target, /*read_only=*/true);
-    case MountSpec::Kind::kBind:
-      return Bind(source, target, /*read_only=*/false);
+    case MountSpec::Kind::kBind: {
+      auto source = OpenHostPath(m.source);
+      if (!source) return std::unexpected(source.error());
+      struct stat st;
+      auto bound = fstat(*source, &st) != 0 ? Failed("the bind source " + m.source)
+                                            : EnsureMountPoint(target, S_ISDIR(st.st_mode));
+      if (bound) {
+        if (auto it = prepared.find(m.target); it != prepared.end()) {
+          bound = Attach(it->second, target);
+        } else {
+          bound = Bind(*source, m.source, target, m.kind == MountSpec::Kind::kRoBind);
+        }
+      }
+      close(*source);
+      return bound;
+    }
     case MountSpec::Kind::kTmpfs:
-      return Tmpfs(target, "1777");
+      return StoreDirectory(target, 01777);
     case MountSpec::Kind::kDev:
       return Dev(target);
     case MountSpec::Kind::kProc:
@@ -167,9 +212,14 @@ std::expected<void, std::string> SetUpMounts(const SandboxSpec& spec,
   }
   if (syscall(SYS_pivot_root, kBase, "/tmp/oldroot") != 0) return Failed("pivot_root");
   if (chdir("/") != 0) return Failed("chdir /");
-  if (auto r = Bind(std::string(kOldRoot) + spec.root, kNewRoot, /*read_only=*/true); !r) {
-    return r;
-  }
+  if (mkdir(kStore, 0755) != 0) return Failed(std::string("mkdir ") + kStore);
+  const std::string size = spec.tmpfs_size ? ",size=" + std::to_string(spec.tmpfs_size) : "";
+  if (auto r = Tmpfs(kStore, "0755", size); !r) return r;
+  auto root = OpenHostPath(spec.root);
+  if (!root) return std::unexpected(root.error());
+  auto bound = Bind(*root, spec.root, kNewRoot, /*read_only=*/true);
+  close(*root);
+  if (!bound) return bound;
   for (const MountSpec& m : spec.mounts) {
     if (auto r = Apply(m, prepared); !r) return r;
   }

@@ -47,12 +47,16 @@ class Reader {
         r = Rlimits(value);
       } else if (key == "time_limit") {
         r = TimeLimit(value);
+      } else if (key == "tmpfs_size") {
+        r = Text(key,
+                 value.is_number_unsigned() ? Json(std::to_string(value.get<uint64_t>())) : value,
+                 ParseTmpfsSize, &out_.tmpfs_size);
       } else if (key == "syscalls") {
         r = Syscalls(value);
       } else {
         r = Fail(key,
                  "unknown key (known: profile, root, mounts, net, uid, gid, hostname, "
-                 "rlimits, time_limit, syscalls)");
+                 "rlimits, time_limit, tmpfs_size, syscalls)");
       }
       if (!r) return std::unexpected(r.error());
     }
@@ -198,32 +202,38 @@ class Reader {
 
   std::expected<void, std::string> Syscalls(const Json& j) {
     if (!j.is_object()) {
-      return Fail("syscalls",
-                  "expected an object like {\"deny\": [...], \"kill\": [...]}, got " + Type(j));
+      return Fail(
+          "syscalls",
+          "expected an object like {\"allow\": [...], \"deny\": [...], \"kill\": [...]}, got " +
+              Type(j));
     }
-    // "deny" before "kill", whatever the file's order (the object is sorted by key).
-    for (const char* list : {"deny", "kill"}) {
+    // "allow", then "deny", then "kill", whatever the file's order (the object is sorted by
+    // key).
+    for (const char* list : {"allow", "deny", "kill"}) {
       auto it = j.find(list);
       if (it == j.end()) continue;
       const std::string where = std::string("syscalls.") + list;
       if (!it->is_array()) {
         return Fail(where, "expected an array of syscall or @group names, got " + Type(*it));
       }
-      const bool kill = std::string_view(list) == "kill";
+      const std::string_view kind = list;
+      const policy::Action action = kind == "kill"    ? policy::Action::kKill
+                                    : kind == "allow" ? policy::Action::kPassthrough
+                                                      : policy::Action::kDeny;
       for (size_t i = 0; i < it->size(); ++i) {
         const std::string item = where + "[" + std::to_string(i) + "]";
         auto spec = String(item, (*it)[i]);
         if (!spec) return std::unexpected(spec.error());
-        auto rule =
-            policy::ParseSyscallRule(*spec, kill ? policy::Action::kKill : policy::Action::kDeny,
-                                     kill ? "a kill rule" : "a deny rule");
+        auto rule = policy::ParseSyscallRule(
+            *spec, action,
+            "a" + std::string(kind == "allow" ? "n " : " ") + std::string(kind) + " rule");
         if (!rule) return Fail(item, rule.error());
         out_.syscall_rules.push_back(std::move(*rule));
       }
     }
     for (const auto& [key, value] : j.items()) {
-      if (key != "deny" && key != "kill") {
-        return Fail("syscalls." + key, "unknown key (known: deny, kill)");
+      if (key != "allow" && key != "deny" && key != "kill") {
+        return Fail("syscalls." + key, "unknown key (known: allow, deny, kill)");
       }
     }
     return {};

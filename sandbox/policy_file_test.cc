@@ -42,8 +42,8 @@ TEST(PolicyFileTest, EverySetting) {
                {"dev": "/dev2"}, {"proc": "/proc2"}],
     "net": "host", "uid": 1000, "gid": 0, "hostname": "box",
     "rlimits": {"nofile": 256, "core": "0:0"},
-    "time_limit": 1.5,
-    "syscalls": {"kill": ["ptrace"], "deny": ["mkdir", "@file-open:EACCES"]}
+    "time_limit": 1.5, "tmpfs_size": "512M",
+    "syscalls": {"kill": ["ptrace"], "deny": ["mkdir", "@file-open:EACCES"], "allow": ["keyctl"]}
   })");
   ASSERT_TRUE(o) << o.error();
   EXPECT_EQ(o->profile, "sandbox");
@@ -64,8 +64,12 @@ TEST(PolicyFileTest, EverySetting) {
   EXPECT_EQ(o->hostname, "box");
   ASSERT_EQ(o->rlimits.size(), 2u);
   EXPECT_EQ(o->time_limit_s, 1.5);
-  // deny rules, then kill rules, each in the file's order.
-  ASSERT_EQ(o->syscall_rules.size(), 3u);
+  EXPECT_EQ(o->tmpfs_size, uint64_t{512} << 20);
+  // allow rules, then deny rules, then kill rules, each in the file's order.
+  ASSERT_EQ(o->syscall_rules.size(), 4u);
+  EXPECT_EQ(o->syscall_rules[0].spec, "keyctl");
+  EXPECT_EQ(o->syscall_rules[0].disposition.action, policy::Action::kPassthrough);
+  o->syscall_rules.erase(o->syscall_rules.begin());
   EXPECT_EQ(o->syscall_rules[0].spec, "mkdir");
   EXPECT_EQ(o->syscall_rules[0].nrs, (std::vector<uint32_t>{__NR_mkdir, __NR_mkdirat}));
   EXPECT_EQ(o->syscall_rules[1].disposition.err, EACCES);
@@ -94,8 +98,8 @@ TEST(PolicyFileTest, UnknownKeys) {
   std::string err = ErrorOf(R"({"network": "none"})");
   EXPECT_TRUE(Contains(err, "p.json: network: unknown key")) << err;
   EXPECT_TRUE(Contains(err, "net,")) << err;
-  err = ErrorOf(R"({"syscalls": {"allow": ["read"]}})");
-  EXPECT_TRUE(Contains(err, "syscalls.allow: unknown key (known: deny, kill)")) << err;
+  err = ErrorOf(R"({"syscalls": {"pass": ["read"]}})");
+  EXPECT_TRUE(Contains(err, "syscalls.pass: unknown key (known: allow, deny, kill)")) << err;
   err = ErrorOf(R"({"mounts": [{"overlay": "/x"}]})");
   EXPECT_TRUE(Contains(err, "mounts[0].overlay: unknown mount kind")) << err;
 }

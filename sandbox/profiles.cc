@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "sandbox/host_boundary_rules.h"
+
 namespace snare::sandbox {
 namespace {
 
@@ -20,15 +22,20 @@ RlimitSpec CappedRlimit(int resource, rlim_t value) {
   return {resource, value, value};
 }
 
+uint64_t MachineMemory() {
+  struct sysinfo info = {};
+  if (sysinfo(&info) != 0) return 0;
+  return static_cast<uint64_t>(info.totalram) * info.mem_unit;
+}
+
 // Half the machine's memory, at least 2 GiB.
 rlim_t DefaultAddressSpace() {
-  struct sysinfo info = {};
-  const rlim_t floor = rlim_t{2} << 30;
-  if (sysinfo(&info) != 0) return floor;
-  return std::max(floor, static_cast<rlim_t>(info.totalram) * info.mem_unit / 2);
+  return std::max(rlim_t{2} << 30, static_cast<rlim_t>(MachineMemory() / 2));
 }
 
 }  // namespace
+
+uint64_t DefaultTmpfsSize() { return std::max(uint64_t{256} << 20, MachineMemory() / 4); }
 
 std::vector<RlimitSpec> DefaultSandboxRlimits() {
   return {CappedRlimit(RLIMIT_NPROC, kDefaultNproc), CappedRlimit(RLIMIT_NOFILE, kDefaultNofile),
@@ -47,6 +54,7 @@ std::expected<SandboxSpec, std::string> ProfileSpec(std::string_view name, const
                            "' (choose one of: " + std::string(ProfileNames()) + ")");
   }
   spec.rlimits = DefaultSandboxRlimits();
+  spec.tmpfs_size = DefaultTmpfsSize();
   using Kind = MountSpec::Kind;
   spec.mounts = {
       {Kind::kDev, "", "/dev"},
@@ -79,6 +87,7 @@ void AddConfinementRules(policy::PolicyBuilder* b) {
   b->When(__NR_clone, {ArgMaskedEq(0, CLONE_NEWUSER, CLONE_NEWUSER)}, eperm);
   b->When(__NR_unshare, {ArgMaskedEq(0, CLONE_NEWUSER, CLONE_NEWUSER)}, eperm);
   b->Deny(__NR_clone3, ENOSYS);
+  AddHostBoundaryRules(b);
 }
 
 }  // namespace snare::sandbox

@@ -29,6 +29,9 @@ inline constexpr rlim_t kDefaultNofile = 4096;
 // nproc and nofile as above, as (address space) half the machine's memory but at least
 // 2 GiB; each capped at snare's own hard limit. --rlimit replaces each.
 std::vector<RlimitSpec> DefaultSandboxRlimits();
+// What the sandbox's tmpfs hold together by default: a quarter of the machine's memory, at
+// least 256 MiB.
+uint64_t DefaultTmpfsSize();
 
 // cwd: the working directory the guest starts in (writable under the sandbox profile).
 std::expected<SandboxSpec, std::string> ProfileSpec(std::string_view name, const std::string& cwd);
@@ -36,7 +39,8 @@ std::string_view ProfileNames();
 
 // The syscall rules a confined guest gets on top of the default policy: no terminal input
 // injection (TIOCSTI, TIOCLINUX), no new user namespaces, clone3 as ENOSYS (its flags live in
-// memory the filter cannot read, so clone is used instead).
+// memory the filter cannot read, so clone is used instead), and the host boundary's
+// (host_boundary_rules.h: no setuid files, no keyrings).
 void AddConfinementRules(policy::PolicyBuilder* builder);
 
 // The part of them the container profile keeps: no terminal input injection. (New user

@@ -1,7 +1,9 @@
 #include "sandbox/sandbox_options.h"
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cctype>
 #include <cerrno>
@@ -11,8 +13,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <utility>
+#include <vector>
 
 #include "sandbox/profiles.h"
+#include "util/host_path.h"
 
 namespace snare::sandbox {
 namespace {
@@ -110,6 +114,8 @@ void Overlay(const SandboxOptions& later, SandboxOptions* base) {
   if (later.hostname) base->hostname = later.hostname;
   base->rlimits.insert(base->rlimits.end(), later.rlimits.begin(), later.rlimits.end());
   if (later.time_limit_s) base->time_limit_s = later.time_limit_s;
+  if (later.tmpfs_size) base->tmpfs_size = later.tmpfs_size;
+  base->keep_fds.insert(base->keep_fds.end(), later.keep_fds.begin(), later.keep_fds.end());
   base->syscall_rules.insert(base->syscall_rules.end(), later.syscall_rules.begin(),
                              later.syscall_rules.end());
 }
@@ -122,13 +128,15 @@ std::expected<SandboxSpec, std::string> BuildSandboxSpec(const SandboxOptions& o
   if (!spec->confine) {
     // The flag and the policy-file key of the first option that needs a sandbox.
     const std::pair<const char*, const char*> confined_only =
-        !o.mounts.empty() ? std::pair{"--ro-bind, --bind, --tmpfs, --dev and --proc", "mounts"}
-        : o.root          ? std::pair{"--root", "root"}
-        : o.network       ? std::pair{"--net", "net"}
-        : o.uid           ? std::pair{"--uid", "uid"}
-        : o.gid           ? std::pair{"--gid", "gid"}
-        : o.hostname      ? std::pair{"--hostname", "hostname"}
-                          : std::pair{"", ""};
+        !o.mounts.empty()     ? std::pair{"--ro-bind, --bind, --tmpfs, --dev and --proc", "mounts"}
+        : o.root              ? std::pair{"--root", "root"}
+        : o.network           ? std::pair{"--net", "net"}
+        : o.uid               ? std::pair{"--uid", "uid"}
+        : o.gid               ? std::pair{"--gid", "gid"}
+        : o.hostname          ? std::pair{"--hostname", "hostname"}
+        : o.tmpfs_size        ? std::pair{"--tmpfs-size", "tmpfs_size"}
+        : !o.keep_fds.empty() ? std::pair{"--keep-fd", "keep_fds"}
+                              : std::pair{"", ""};
     if (*confined_only.first) {
       return std::unexpected(std::string(confined_only.first) + " (\"" + confined_only.second +
                              "\" in a policy file): needs a sandbox, but --profile=" + profile +
@@ -160,6 +168,8 @@ std::expected<SandboxSpec, std::string> BuildSandboxSpec(const SandboxOptions& o
     spec->rlimits.push_back(r);
   }
   if (o.time_limit_s) spec->time_limit_s = *o.time_limit_s;
+  if (o.tmpfs_size) spec->tmpfs_size = *o.tmpfs_size;
+  spec->keep_fds = o.keep_fds;
   return spec;
 }
 
@@ -168,12 +178,32 @@ std::expected<std::string, std::string> ParseMountSource(std::string_view source
   if (source.empty()) return std::unexpected(std::string("the source path is empty"));
   std::string path(source);
   if (path[0] != '/') path = base_dir + "/" + path;
-  char resolved[PATH_MAX];
-  if (!realpath(path.c_str(), resolved)) {
-    return std::unexpected("the source " + Quoted(source) + " cannot be used: " + strerror(errno) +
-                           " (give an existing host path)");
+  // Made absolute by its words alone: with no link allowed in it (below), ".." means what it
+  // says.
+  std::vector<std::string> parts;
+  for (size_t start = 0; start < path.size();) {
+    size_t end = path.find('/', start);
+    if (end == std::string::npos) end = path.size();
+    const std::string part = path.substr(start, end - start);
+    start = end + 1;
+    if (part.empty() || part == ".") continue;
+    if (part == "..") {
+      if (!parts.empty()) parts.pop_back();
+      continue;
+    }
+    parts.push_back(part);
   }
-  return std::string(resolved);
+  std::string normal;
+  for (const std::string& part : parts) normal += "/" + part;
+  if (normal.empty()) normal = "/";
+  // A link in it may be the guest's own, planted in an earlier run: never followed.
+  auto fd = util::OpenWithoutSymlinks(AT_FDCWD, normal, O_PATH);
+  if (!fd) {
+    return std::unexpected("the source " + Quoted(source) + " cannot be used: " + fd.error() +
+                           (errno == ENOENT ? " (give an existing host path)" : ""));
+  }
+  close(*fd);
+  return normal;
 }
 
 std::expected<std::string, std::string> ParseMountTarget(std::string_view target) {
@@ -320,6 +350,29 @@ std::string RlimitNames() {
   std::string names;
   for (const RlimitName& r : kRlimits) names += (names.empty() ? "" : ", ") + std::string(r.name);
   return names;
+}
+
+std::expected<uint64_t, std::string> ParseTmpfsSize(std::string_view value) {
+  auto bytes = ParseRlimitValue(value);
+  if (!bytes || *bytes == RLIM_INFINITY || *bytes < (uint64_t{1} << 20)) {
+    return std::unexpected("bad size " + Quoted(value) +
+                           " (bytes for all the sandbox's tmpfs together, at least 1M, "
+                           "optionally with K, M, G or T, e.g. 512M)");
+  }
+  return static_cast<uint64_t>(*bytes);
+}
+
+std::expected<int, std::string> ParseKeepFd(std::string_view value) {
+  const std::string text(value);
+  char* end;
+  errno = 0;
+  const long fd = strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end || errno || fd < 3 || fd > 1019) {
+    return std::unexpected("bad fd " + Quoted(value) +
+                           " (an open fd from 3 to 1019: 0-2 are always passed, 1020 and up are "
+                           "snare's own)");
+  }
+  return static_cast<int>(fd);
 }
 
 }  // namespace snare::sandbox

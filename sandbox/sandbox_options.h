@@ -29,6 +29,8 @@ struct SandboxOptions {
   std::optional<std::string> hostname;
   std::vector<RlimitSpec> rlimits;  // in order: a later one for a resource wins
   std::optional<double> time_limit_s;
+  std::optional<uint64_t> tmpfs_size;
+  std::vector<int> keep_fds;
   std::vector<policy::SyscallRule> syscall_rules;  // in order, after the profile's rules
 };
 
@@ -70,6 +72,10 @@ std::expected<RlimitSpec, std::string> MakeRlimit(std::string_view name, std::st
 // Seconds of wall-clock time, more than 0 (fractions allowed), at most a year.
 std::expected<double, std::string> ParseTimeLimit(std::string_view value);
 std::expected<double, std::string> CheckTimeLimit(double seconds);
+// The tmpfs total: bytes with an optional K, M, G or T, at least 1M.
+std::expected<uint64_t, std::string> ParseTmpfsSize(std::string_view value);
+// An inherited fd the guest keeps: 3 to 1019 (0-2 are always kept; 1020 and up are snare's).
+std::expected<int, std::string> ParseKeepFd(std::string_view value);
 
 // The resource names ParseRlimit knows, for messages: "nofile, nproc, ...".
 std::string RlimitNames();

@@ -65,8 +65,17 @@ TEST(SandboxOptionsTest, MountSources) {
   ASSERT_EQ(mkdir((dir.path() + "/sub").c_str(), 0755), 0);
   char real[PATH_MAX];
   ASSERT_NE(realpath(dir.path().c_str(), real), nullptr);
-  EXPECT_EQ(ParseMountSource("sub", dir.path()), std::string(real) + "/sub");
-  EXPECT_EQ(ParseMountSource(dir.path() + "/sub/../sub/", "/"), std::string(real) + "/sub");
+  EXPECT_EQ(ParseMountSource("sub", real), std::string(real) + "/sub");
+  EXPECT_EQ(ParseMountSource(std::string(real) + "/sub/../sub/", "/"), std::string(real) + "/sub");
+  // A link, in the last component or before it, may be a guest's from an earlier run: it is
+  // refused and named with its target, never followed.
+  ASSERT_EQ(symlink("/etc", (std::string(real) + "/data").c_str()), 0);
+  for (const char* source : {"data", "data/ssl"}) {
+    auto linked = ParseMountSource(source, real);
+    ASSERT_FALSE(linked) << source << " -> " << *linked;
+    EXPECT_TRUE(Contains(linked.error(), std::string(real) + "/data is a symbolic link (to /etc)"))
+        << linked.error();
+  }
   auto missing = ParseMountSource("/nonexistent-snare-source", "/");
   ASSERT_FALSE(missing);
   EXPECT_TRUE(Contains(missing.error(), "'/nonexistent-snare-source'")) << missing.error();

@@ -52,6 +52,12 @@ struct SandboxSpec {
   std::string hostname = "snare";
   std::vector<RlimitSpec> rlimits;
   double time_limit_s = 0;  // 0: none
+  // Bytes that every tmpfs of the sandbox holds together (/tmp, /run, /dev/shm, --tmpfs):
+  // they are directories of one tmpfs of this size. Also the guest IPC namespace's SysV
+  // shared memory bound (shmmax, shmall).
+  uint64_t tmpfs_size = 0;
+  // Inherited fds the guest keeps besides 0-2 (--keep-fd); every other is closed.
+  std::vector<int> keep_fds;
   // TCP ports the guest may connect to / bind (Landlock); empty: no TCP restriction beyond
   // the network namespace.
   std::vector<uint16_t> tcp_connect;

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/keyctl.h>
 #include <linux/mount.h>
 #include <linux/sched.h>
 #include <poll.h>
@@ -22,11 +23,13 @@
 #include "sandbox/capabilities.h"
 #include "sandbox/id_maps.h"
 #include "sandbox/init_filter.h"
+#include "sandbox/ipc_limits.h"
 #include "sandbox/landlock_rules.h"
 #include "sandbox/loopback.h"
 #include "sandbox/mount_setup.h"
 #include "sentry/guest_exec.h"
 #include "util/fd_passing.h"
+#include "util/host_path.h"
 
 namespace snare::sentry {
 namespace {
@@ -63,6 +66,7 @@ void KillAndReap(pid_t pid) {
 [[noreturn]] void GuestMain(const LaunchSpec& spec, GuestExec& exec, const sandbox::IdMap& ids) {
   const SandboxSpec& sb = *spec.sandbox;
   exec.PlaceFds();
+  exec.CloseInheritedFds(sb.keep_fds);
   // No controlling terminal: TIOCSTI and job control cannot reach the invoking shell.
   if (setsid() < 0) Die("setsid", strerror(errno));
   for (const sandbox::RlimitSpec& r : sb.rlimits) {
@@ -78,6 +82,11 @@ void KillAndReap(pid_t pid) {
           sandbox::DropPrivileges(sb.uid.value_or(ids.inside_uid), sb.gid.value_or(ids.inside_gid));
       !r) {
     Die("dropping privileges", r.error().c_str());
+  }
+  // Keyrings are not namespaced: the invoker's session keyring would be the guest's. A fresh,
+  // empty one instead (a kernel without keys has nothing to hide).
+  if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, nullptr) < 0 && errno != ENOSYS) {
+    Die("joining a session keyring of the guest's own", strerror(errno));
   }
   exec.Exec();
 }
@@ -104,6 +113,9 @@ void KillAndReap(pid_t pid) {
     if (auto r = sandbox::BringUpLoopback(); !r) Fail(sock, r.error());
   }
   if (auto r = sandbox::SetUpMounts(sb, prepared, spec.cwd); !r) Fail(sock, r.error());
+  if (sb.tmpfs_size) {
+    if (auto r = sandbox::BoundSharedMemory("/proc", sb.tmpfs_size); !r) Fail(sock, r.error());
+  }
   for (const auto& [target, fd] : prepared) close(fd);
   // The sentry finds the guest's threads in the guest's /proc (it may not look through
   // /proc/PID/root of a process that is not dumpable). Sent before the guest exists: the
@@ -236,14 +248,23 @@ std::expected<int, std::string> IdmappedTree(const std::string& path, const sand
   const std::string ns_path = "/proc/" + std::to_string(holder) + "/ns/user";
   int userns = open(ns_path.c_str(), O_RDONLY | O_CLOEXEC);
   if (userns < 0) return done(std::unexpected("open " + ns_path + ": " + strerror(errno)));
-  int tree = static_cast<int>(syscall(SYS_open_tree, AT_FDCWD, path.c_str(),
-                                      OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE));
+  // Opened without following a link: the guest may have planted one there in an earlier run.
+  auto source = util::OpenWithoutSymlinks(AT_FDCWD, path, O_PATH);
+  if (!source) {
+    close(userns);
+    return done(std::unexpected(source.error()));
+  }
+  int tree =
+      static_cast<int>(syscall(SYS_open_tree, *source, "",
+                               OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_EMPTY_PATH));
+  const int open_err = errno;
+  close(*source);
   if (tree < 0) {
     close(userns);
-    return done(std::unexpected("open_tree " + path + ": " + strerror(errno)));
+    return done(std::unexpected("open_tree " + path + ": " + strerror(open_err)));
   }
   mount_attr attr = {};
-  attr.attr_set = MOUNT_ATTR_IDMAP;
+  attr.attr_set = MOUNT_ATTR_IDMAP | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
   attr.userns_fd = static_cast<uint64_t>(userns);
   long rc = syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH, &attr, sizeof(attr));
   int err = errno;

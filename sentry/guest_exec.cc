@@ -56,6 +56,31 @@ void GuestExec::PlaceFds() const {
   }
 }
 
+void GuestExec::CloseInheritedFds(const std::vector<int>& keep) const {
+  // Post-fork: no allocation. 0-2, the entry's fds, exec_fd and what the user kept.
+  constexpr size_t kMax = 64;
+  unsigned kept[kMax];
+  size_t n = 0;
+  auto add = [&](int fd) {
+    if (fd >= 0 && n < kMax) kept[n++] = static_cast<unsigned>(fd);
+  };
+  for (int fd : {0, 1, 2, spec_.entry.exec_fd}) add(fd);
+  for (const auto& [from, to] : spec_.entry.fds) add(to);
+  for (int fd : keep) add(fd);
+  if (n == kMax) Die("--keep-fd", "too many fds kept (at most 50)");
+  std::sort(kept, kept + n);
+  unsigned next = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (kept[i] > next && syscall(SYS_close_range, next, kept[i] - 1, 0) != 0) {
+      Die("closing the inherited fds", strerror(errno));
+    }
+    next = std::max(next, kept[i] + 1);
+  }
+  if (syscall(SYS_close_range, next, ~0u, 0) != 0) {
+    Die("closing the inherited fds", strerror(errno));
+  }
+}
+
 void GuestExec::OpenProgram() {
   int fd = open(spec_.path.c_str(), O_RDONLY);
   if (fd < 0) {

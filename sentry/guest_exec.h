@@ -21,6 +21,9 @@ class GuestExec {
 
   // Places the entry's fds (the sentry's own fds are close-on-exec).
   void PlaceFds() const;
+  // Closes every fd but 0-2, the entry's (placed already) and `keep`: what the invoker left
+  // open (a directory outside the sandbox, a socket) must not carry past its walls.
+  void CloseInheritedFds(const std::vector<int>& keep) const;
   // Opens the program (127 when it is missing, 126 otherwise).
   void OpenProgram();
   // Execs the entry with the opened program.

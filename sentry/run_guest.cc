@@ -32,9 +32,9 @@
 #include "sentry/trace_output.h"
 #include "sentry/trace_relay.h"
 #include "sentry/trace_sink.h"
-#include "util/atomic_file.h"
 #include "util/cpu_time.h"
 #include "util/monotonic_clock.h"
+#include "util/pending_file.h"
 #include "util/scheduler_slice.h"
 
 namespace snare::sentry {
@@ -143,9 +143,16 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
       return Fail(std::string("cannot make the trace pipe: ") + strerror(errno));
     }
   }
+  // The stats file's directory is opened now, before the guest can swap it for a link, and
+  // the file is written there at exit whatever the guest did to the path meanwhile.
+  std::optional<util::PendingFile> stats_file;
   if (config.stats != RunConfig::StatsFormat::kNone && !config.stats_file.empty()) {
-    auto writable = util::CheckWritableDirectory(config.stats_file);
-    if (!writable) return Fail(writable.error());
+    util::PendingFileOptions options;
+    options.hidden = true;
+    options.no_symlinks = true;
+    auto file = util::PendingFile::Create(config.stats_file, options);
+    if (!file) return Fail(file.error());
+    stats_file.emplace(std::move(*file));
   }
 
   platform::MachineConfig machine_config;
@@ -313,9 +320,13 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
                                                                      : RenderStatsTable(stats);
     if (config.stats_file.empty()) {
       ReportOnStderr(text);
-    } else if (auto written = util::WriteFileAtomically(config.stats_file, text); !written) {
-      ReportOnStderr("snare: " + written.error() + "\n");
-      if (status == 0) status = 1;
+    } else {
+      auto written = stats_file->WriteAll(text.data(), text.size());
+      if (written) written = stats_file->Publish(/*sync=*/true);
+      if (!written) {
+        ReportOnStderr("snare: " + written.error() + "\n");
+        if (status == 0) status = 1;
+      }
     }
   }
   if (config.end_process) EndProcess(status);

@@ -86,6 +86,7 @@ std::expected<TraceOutput, std::string> TraceOutput::Open(const std::string& pat
   }
   util::PendingFileOptions options;
   options.hidden = true;
+  options.no_symlinks = true;
   auto file = util::PendingFile::Create(path, options);
   if (!file) {
     return std::unexpected("cannot open the trace file: " + file.error());

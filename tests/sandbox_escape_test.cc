@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -635,6 +636,142 @@ std::string ForgedPolicy(AttackEnv& env) {
   return "";
 }
 
+// The host side: what the guest leaves on disk, the host paths snare opens, what it inherits.
+
+// No file the guest leaves carries setuid or setgid bits or a file capability: run by
+// another local user, none gives more rights than that user has.
+std::string SetuidFile(AttackEnv& env) {
+  const Run& run = env.RunSnare({}, {"setuid_file", "/usr/bin/id"});
+  if (std::string e = GuestDidNotRun(run, "setuid_file"); !e.empty()) return e;
+  std::string effects;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(env.work(), ec)) {
+    const std::string path = entry.path().string();
+    const std::string name = entry.path().filename().string();
+    struct stat st;
+    if (lstat(path.c_str(), &st) != 0) continue;
+    if (st.st_mode & (S_ISUID | S_ISGID)) {
+      char mode[16];
+      snprintf(mode, sizeof(mode), "%04o", st.st_mode & 07777);
+      // As a local attacker would: run it as another user.
+      util::SubprocessOptions as_other;
+      as_other.timeout = std::chrono::seconds(10);
+      as_other.uid = 12345;
+      as_other.gid = 12345;
+      const util::SubprocessResult r = util::RunSubprocess({path}, as_other);
+      effects += name + " is mode " + mode + ", owner uid " + std::to_string(st.st_uid) +
+                 ", on the host; run by uid 12345 it prints \"" +
+                 Head(SplitLines(r.stdout_data).empty() ? "" : SplitLines(r.stdout_data)[0], 120) +
+                 "\"; ";
+    }
+    char cap[64];
+    if (getxattr(path.c_str(), "security.capability", cap, sizeof(cap)) > 0) {
+      effects += name + " has a security.capability xattr on the host; ";
+    }
+  }
+  return effects;
+}
+
+// A directory the user binds in run 2 was swapped for a link by the guest of run 1.
+std::string BindSymlink(AttackEnv& env) {
+  const std::string data = env.work() + "/data";
+  if (mkdir(data.c_str(), 0777) != 0 || !env.GiveToUser(data)) return "harness: mkdir " + data;
+  const Run& plant = env.RunSnare({}, {"plant_symlink", "data", env.outside()});
+  if (std::string e = GuestDidNotRun(plant, "plant_symlink"); !e.empty()) return e;
+  const Run& run =
+      env.RunSnare({"--bind", "data", "/tmp/data"}, {"write_file", "/tmp/data/planted"});
+  if (Exists(env.outside() + "/planted")) {
+    return "run 2 wrote " + env.outside() + "/planted: --bind data followed the link run 1 planted";
+  }
+  if (run.result.status != 0 &&
+      run.result.stderr_data.find("is a symbolic link") == std::string::npos) {
+    return "snare refused --bind data without naming the link: " +
+           Head(run.result.stderr_data, 300);
+  }
+  return "";
+}
+
+// snare's output files go where the user named, whatever the guest made of the directory.
+std::string OutputDirSymlink(AttackEnv& env) {
+  const std::string out = env.work() + "/out";
+  if (mkdir(out.c_str(), 0777) != 0 || !env.GiveToUser(out)) return "harness: mkdir " + out;
+  const Run& run =
+      env.RunSnare({"--stats=json", "--stats-file=out/stats.json", "--trace=out/trace.txt"},
+                   {"swap_for_symlink", "out", env.outside()});
+  if (std::string e = GuestDidNotRun(run, "swap_for_symlink"); !e.empty()) return e;
+  std::string effects;
+  for (const char* file : {"stats.json", "trace.txt"}) {
+    if (Exists(env.outside() + "/" + file)) {
+      effects += std::string("snare wrote ") + file + " into " + env.outside() +
+                 " through the link the guest put at out/; ";
+    } else if (!Exists(env.work() + "/out.away/" + file)) {
+      effects +=
+          std::string(file) + " is lost (not in the directory the user named, now out.away); ";
+    }
+  }
+  return effects;
+}
+
+// The invoker's session keyring holds a key; the guest reads it or plants one there.
+std::string KeyringSteal(AttackEnv& env) {
+  const std::string secret = "snare-key-secret-" + std::to_string(getpid());
+  const Run& run =
+      env.RunSnare({}, {"keyring_steal", "snare-escape-key"}, env.Options(),
+                   {CopiedBinaries().guest, "with_session_key", "snare-escape-key", secret, "--"});
+  if (run.result.status == 125) return "harness: no session keyring for the invoker";
+  if (std::string e = GuestDidNotRun(run, "keyring_steal"); !e.empty()) return e;
+  std::string effects;
+  if (run.result.stdout_data.find(secret) != std::string::npos) {
+    effects += "the guest read the invoker's key (" + secret + "); ";
+  }
+  if (run.result.stdout_data.find("host-sees-planted-key") != std::string::npos) {
+    effects += "the guest added a key to the invoker's session keyring; ";
+  }
+  return effects;
+}
+
+// The invoker left a directory of the host's /tmp open; the profile hides that /tmp.
+std::string InheritedFd(AttackEnv& env) {
+  std::string dir = "/tmp/snare-escape-fd-XXXXXX";
+  if (!mkdtemp(dir.data()) || chmod(dir.c_str(), 0755) != 0 || !env.GiveToUser(dir)) {
+    return "harness: mkdtemp under /tmp";
+  }
+  const std::string secret = "snare-fd-secret-" + std::to_string(getpid());
+  std::string effects;
+  if (!WriteFile(dir + "/secret.txt", secret + "\n", 0644)) {
+    effects = "harness: cannot write " + dir + "/secret.txt";
+  } else {
+    const Run& run = env.RunSnare({}, {"fd_escape", "7", "secret.txt"}, env.Options(),
+                                  {"/bin/sh", "-c", "exec 7<\"$0\"; exec \"$@\"", dir});
+    if (std::string e = GuestDidNotRun(run, "fd_escape"); !e.empty()) {
+      effects = e;
+    } else {
+      if (run.result.stdout_data.find(secret) != std::string::npos) {
+        effects += "the guest read " + dir + "/secret.txt through the inherited fd 7; ";
+      }
+      if (Exists(dir + "/escaped")) effects += "the guest created " + dir + "/escaped; ";
+    }
+  }
+  std::error_code ignored;
+  std::filesystem::remove_all(dir, ignored);
+  return effects;
+}
+
+// /tmp, /run and /dev/shm together hold no more than --tmpfs-size.
+std::string TmpfsBound(AttackEnv& env) {
+  const Run& run = env.RunSnare({"--tmpfs-size=64M"}, {"fill_tmpfs"});
+  if (std::string e = GuestDidNotRun(run, "fill_tmpfs"); !e.empty()) return e;
+  const std::string& out = run.result.stdout_data;
+  const size_t at = out.find("filled ");
+  if (at == std::string::npos) return "";
+  const uint64_t filled = strtoull(out.c_str() + at + 7, nullptr, 10);
+  if (filled > (uint64_t{65} << 20)) {
+    return "the guest put " + std::to_string(filled >> 20) +
+           " MiB into /tmp, /run and /dev/shm, past --tmpfs-size=64M";
+  }
+  return "";
+}
+
 struct Attack {
   std::string name;
   AttackFn run;
@@ -662,6 +799,12 @@ std::vector<Attack> Attacks() {
       {"mkdirat_alias", MkdiratAlias},
       {"open_alias", OpenAlias},
       {"forged_policy", ForgedPolicy},
+      {"setuid_file", SetuidFile},
+      {"bind_symlink", BindSymlink},
+      {"output_dir_symlink", OutputDirSymlink},
+      {"keyring_steal", KeyringSteal},
+      {"inherited_fd", InheritedFd},
+      {"tmpfs_bound", TmpfsBound},
   };
 }
 

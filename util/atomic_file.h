@@ -17,8 +17,6 @@ namespace snare::util {
 std::expected<void, std::string> WriteFileAtomically(const std::string& path,
                                                      std::string_view contents,
                                                      const PendingFileOptions& options = {});
-// Fails with a message when path's directory does not exist or is not writable.
-std::expected<void, std::string> CheckWritableDirectory(const std::string& path);
 
 }  // namespace snare::util
 

@@ -1,15 +1,12 @@
 #include "util/atomic_file.h"
 
-#include <grp.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -149,62 +146,6 @@ TEST_F(AtomicFileTest, ModeHonorsTheUmask) {
   struct stat st;
   ASSERT_EQ(stat((dir_ / "out").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0640u);
-}
-
-TEST_F(AtomicFileTest, CheckWritableDirectory) {
-  EXPECT_TRUE(CheckWritableDirectory((dir_ / "out.txt").string()));
-  // A bare name lives in the working directory.
-  EXPECT_EQ(CheckWritableDirectory("out.txt").has_value(), access(".", W_OK | X_OK) == 0);
-
-  std::string missing = (dir_ / "no-such-dir" / "out.txt").string();
-  auto r = CheckWritableDirectory(missing);
-  ASSERT_FALSE(r);
-  EXPECT_NE(r.error().find(missing), std::string::npos) << r.error();
-  EXPECT_NE(r.error().find((dir_ / "no-such-dir").string()), std::string::npos) << r.error();
-
-  // A regular file is no directory.
-  std::ofstream(dir_ / "file") << "x";
-  r = CheckWritableDirectory((dir_ / "file" / "out.txt").string());
-  EXPECT_FALSE(r);
-}
-
-// Runs `check` as uid/gid 65534 (nobody) in a child when the test runs as root (as CI does),
-// directly otherwise; returns what it returned.
-bool AsUnprivileged(const std::function<bool()>& check) {
-  if (geteuid() != 0) return check();
-  pid_t pid = fork();
-  if (pid == 0) {
-    if (setgroups(0, nullptr) != 0 || setresgid(65534, 65534, 65534) != 0 ||
-        setresuid(65534, 65534, 65534) != 0) {
-      _exit(2);
-    }
-    _exit(check() ? 0 : 1);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 2) << "could not drop to uid 65534";
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-// As an unprivileged user: a directory it may not write is refused, one it owns is not.
-// Under /tmp, which every user can traverse (the test's own tmpdir may not be).
-TEST_F(AtomicFileTest, CheckWritableDirectoryRefusesReadOnly) {
-  char templ[] = "/tmp/atomic_file_test.XXXXXX";
-  ASSERT_NE(mkdtemp(templ), nullptr);
-  const fs::path top = templ;
-  ASSERT_EQ(chmod(top.c_str(), 0755), 0);
-  fs::create_directories(top / "ro");
-  fs::create_directories(top / "rw");
-  ASSERT_EQ(chmod((top / "ro").c_str(), 0555), 0);
-  if (geteuid() == 0) ASSERT_EQ(chown((top / "rw").c_str(), 65534, 65534), 0);
-  EXPECT_FALSE(AsUnprivileged([&] {
-    return CheckWritableDirectory((top / "ro" / "out.txt").string()).has_value();
-  })) << "a read-only directory was accepted";
-  EXPECT_TRUE(AsUnprivileged([&] {
-    return CheckWritableDirectory((top / "rw" / "out.txt").string()).has_value();
-  })) << "the user's own directory was refused";
-  chmod((top / "ro").c_str(), 0755);
-  fs::remove_all(top);
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <utility>
 
+#include "util/host_path.h"
+
 namespace snare::util {
 namespace {
 
@@ -59,8 +61,15 @@ std::expected<PendingFile, std::string> PendingFile::Create(const std::string& p
   if (base.empty() || base == "." || base == "..") {
     return std::unexpected(Failure("cannot write", path, EISDIR));
   }
-  const int dir_fd = open(DirectoryOf(path).c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd < 0) return std::unexpected(Failure("cannot write", path, errno));
+  int dir_fd = -1;
+  if (options.no_symlinks) {
+    auto dir = OpenWithoutSymlinks(AT_FDCWD, DirectoryOf(path), O_PATH | O_DIRECTORY);
+    if (!dir) return std::unexpected("cannot write '" + path + "': " + dir.error());
+    dir_fd = *dir;
+  } else {
+    dir_fd = open(DirectoryOf(path).c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (dir_fd < 0) return std::unexpected(Failure("cannot write", path, errno));
+  }
   auto name_for = [&](int attempt) {
     return options.temp_name ? options.temp_name(attempt) : RandomTempName(base);
   };

@@ -21,6 +21,9 @@ struct PendingFileOptions {
   // written for a long time (a trace) cannot be opened, truncated or replaced by its name
   // meanwhile. Otherwise, and as the fallback, a random visible name next to PATH.
   bool hidden = false;
+  // The directory is opened without following a symbolic link in any component (host_path.h):
+  // for files written on behalf of a guest that could have planted one there.
+  bool no_symlinks = false;
   // Tests only: the temporary name to try at each attempt (0, 1, ...); empty: random.
   std::function<std::string(int attempt)> temp_name;
 };

@@ -40,6 +40,24 @@
 //                              asks for the stub's own decision at patched sites, then calls
 //                              mkdir(DIR) 100 times from a `mov $83, %eax; syscall` site of
 //                              its own, which snare patches
+//   setuid_file SRC            copies SRC into files of its working directory and gives each
+//                              setuid/setgid bits one way: chmod, fchmod, fchmodat, fchmodat2,
+//                              open, openat, creat and openat2 with mode 06755, mknod of a
+//                              regular file, and a security.capability xattr (cap_setuid)
+//   plant_symlink NAME TARGET  replaces NAME (a directory) with a symlink to TARGET
+//   write_file PATH            creates PATH with a line in it
+//   swap_for_symlink DIR TARGET  renames DIR away and puts a symlink to TARGET in its place
+//   keyring_steal DESC         reads the "user" key DESC from the session keyring it was given
+//                              ("stolen-key: PAYLOAD") and adds a key "snare-planted" there
+//   fd_escape FD FILE          reads FILE through the inherited directory fd FD, then
+//                              fchdir(FD) and creates "escaped" there
+//   fill_tmpfs                 writes 1 MiB blocks into /tmp, /run and /dev/shm until each is
+//                              full or holds 96 MiB; "filled N" (bytes in all)
+//
+// And one helper that is no attack, for the keyring test's host side:
+//   with_session_key DESC SECRET -- ARGV...  joins a new session keyring, adds the "user"
+//                              key DESC = SECRET, runs ARGV, then says "host-sees-planted-key"
+//                              when a key "snare-planted" turned up in that keyring
 #include <asm/prctl.h>
 #include <dirent.h>
 #include <elf.h>
@@ -55,11 +73,13 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -1029,6 +1049,188 @@ int ForgedPolicy(const char* dir) {
   return 0;
 }
 
+int Usage();
+
+// SRC's bytes into fd.
+bool CopyInto(const char* src, int fd) {
+  const std::string bytes = ReadFile(src);
+  return !bytes.empty() &&
+         write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
+}
+
+int SetuidFile(const char* src) {
+  if (!Prologue()) return 0;
+  constexpr long kMode = 06755;
+  auto plain = [&](const char* name) {
+    int fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+    bool ok = fd >= 0 && CopyInto(src, fd);
+    if (fd >= 0) close(fd);
+    return ok;
+  };
+  auto report = [](const char* way, long r) { Say("%s: %s", way, ErrnoName(r)); };
+  if (plain("suid-chmod")) {
+    report("chmod", Raw(SYS_chmod, reinterpret_cast<long>("suid-chmod"), kMode));
+  }
+  if (plain("suid-fchmod")) {
+    int fd = open("suid-fchmod", O_RDONLY);
+    report("fchmod", Raw(SYS_fchmod, fd, kMode));
+    close(fd);
+  }
+  if (plain("suid-fchmodat")) {
+    report("fchmodat", Raw(SYS_fchmodat, AT_FDCWD, reinterpret_cast<long>("suid-fchmodat"), kMode));
+  }
+  if (plain("suid-fchmodat2")) {
+    report("fchmodat2", Raw(452, AT_FDCWD, reinterpret_cast<long>("suid-fchmodat2"), kMode, 0));
+  }
+  // Created with the bits: the file is written through the fd open returned.
+  auto created = [&](const char* way, long fd) {
+    report(way, fd);
+    if (fd >= 0) {
+      CopyInto(src, static_cast<int>(fd));
+      close(static_cast<int>(fd));
+    }
+  };
+  created("open", Raw(SYS_open, reinterpret_cast<long>("suid-open"), O_WRONLY | O_CREAT, kMode));
+  created("openat", Raw(SYS_openat, AT_FDCWD, reinterpret_cast<long>("suid-openat"),
+                        O_WRONLY | O_CREAT, kMode));
+  created("creat", Raw(SYS_creat, reinterpret_cast<long>("suid-creat"), kMode));
+  struct {
+    uint64_t flags, mode, resolve;
+  } how = {O_WRONLY | O_CREAT, kMode, 0};
+  created("openat2", Raw(SYS_openat2, AT_FDCWD, reinterpret_cast<long>("suid-openat2"),
+                         reinterpret_cast<long>(&how), sizeof(how)));
+  const long made =
+      Raw(SYS_mknodat, AT_FDCWD, reinterpret_cast<long>("suid-mknod"), S_IFREG | kMode, 0);
+  report("mknod", made);
+  if (made == 0)
+    created("mknod's file", Raw(SYS_open, reinterpret_cast<long>("suid-mknod"), O_WRONLY));
+  // A file capability: VFS_CAP_REVISION_2 with CAP_SETUID (7) permitted and effective.
+  if (plain("cap-setxattr")) {
+    const uint32_t cap[5] = {0x02000000 | 1, 1u << 7, 0, 0, 0};
+    report("setxattr security.capability", Raw(SYS_setxattr, reinterpret_cast<long>("cap-setxattr"),
+                                               reinterpret_cast<long>("security.capability"),
+                                               reinterpret_cast<long>(cap), sizeof(cap), 0));
+  }
+  return 0;
+}
+
+int PlantSymlink(const char* name, const char* target) {
+  if (!Prologue()) return 0;
+  std::string away = std::string(name) + ".away";
+  long r = Raw(SYS_rename, reinterpret_cast<long>(name), reinterpret_cast<long>(away.c_str()));
+  Say("rename %s: %s", name, ErrnoName(r));
+  r = Raw(SYS_symlink, reinterpret_cast<long>(target), reinterpret_cast<long>(name));
+  Say("symlink %s -> %s: %s", name, target, ErrnoName(r));
+  return 0;
+}
+
+int WriteFile(const char* path) {
+  if (!Prologue()) return 0;
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  Say("create %s: %s", path, ErrnoName(fd < 0 ? -errno : fd));
+  if (fd >= 0) {
+    (void)!write(fd, "written by the guest\n", 21);
+    close(fd);
+  }
+  return 0;
+}
+
+// While snare runs: a directory snare will write into at exit becomes a link elsewhere.
+int SwapForSymlink(const char* dir, const char* target) { return PlantSymlink(dir, target); }
+
+constexpr long kKeySpecSessionKeyring = -3;  // KEY_SPEC_SESSION_KEYRING
+constexpr long kKeyctlJoinSession = 1, kKeyctlSearch = 10, kKeyctlRead = 11;
+
+int KeyringSteal(const char* desc) {
+  if (!Prologue()) return 0;
+  long key = Raw(SYS_keyctl, kKeyctlSearch, kKeySpecSessionKeyring, reinterpret_cast<long>("user"),
+                 reinterpret_cast<long>(desc), 0);
+  Say("search %s: %s", desc, ErrnoName(key));
+  if (key < 0) {
+    key = Raw(SYS_request_key, reinterpret_cast<long>("user"), reinterpret_cast<long>(desc), 0, 0);
+    Say("request_key %s: %s", desc, ErrnoName(key));
+  }
+  if (key > 0) {
+    char payload[256] = {};
+    long n =
+        Raw(SYS_keyctl, kKeyctlRead, key, reinterpret_cast<long>(payload), sizeof(payload) - 1);
+    if (n > 0) Say("stolen-key: %.*s", static_cast<int>(std::min<long>(n, 255)), payload);
+  }
+  long planted =
+      Raw(SYS_add_key, reinterpret_cast<long>("user"), reinterpret_cast<long>("snare-planted"),
+          reinterpret_cast<long>("x"), 1, kKeySpecSessionKeyring);
+  Say("add_key: %s", ErrnoName(planted));
+  return 0;
+}
+
+int WithSessionKey(int argc, char** argv) {
+  // argv: with_session_key DESC SECRET -- ARGV...
+  if (argc < 6 || strcmp(argv[4], "--") != 0) return Usage();
+  if (Raw(SYS_keyctl, kKeyctlJoinSession, reinterpret_cast<long>("snare-escape-test")) < 0 ||
+      Raw(SYS_add_key, reinterpret_cast<long>("user"), reinterpret_cast<long>(argv[2]),
+          reinterpret_cast<long>(argv[3]), static_cast<long>(strlen(argv[3])),
+          kKeySpecSessionKeyring) < 0) {
+    fprintf(stderr, "with_session_key: %s\n", strerror(errno));
+    return 125;
+  }
+  fflush(stdout);
+  const pid_t child = fork();
+  if (child == 0) {
+    execv(argv[5], argv + 5);
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  if (Raw(SYS_keyctl, kKeyctlSearch, kKeySpecSessionKeyring, reinterpret_cast<long>("user"),
+          reinterpret_cast<long>("snare-planted"), 0) > 0) {
+    printf("host-sees-planted-key\n");
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int FdEscape(const char* fd_text, const char* file) {
+  if (!Prologue()) return 0;
+  const int fd = atoi(fd_text);
+  long r = Raw(SYS_openat, fd, reinterpret_cast<long>(file), O_RDONLY);
+  Say("openat(%d, %s): %s", fd, file, ErrnoName(r));
+  if (r >= 0) {
+    char buf[256] = {};
+    const ssize_t n = read(static_cast<int>(r), buf, sizeof(buf) - 1);
+    if (n > 0) Say("read: %.*s", static_cast<int>(n), buf);
+    close(static_cast<int>(r));
+  }
+  r = Raw(SYS_fchdir, fd);
+  Say("fchdir(%d): %s", fd, ErrnoName(r));
+  if (r == 0) {
+    const long made = Raw(SYS_open, reinterpret_cast<long>("escaped"), O_WRONLY | O_CREAT, 0644);
+    Say("create escaped: %s", ErrnoName(made));
+  }
+  return 0;
+}
+
+int FillTmpfs() {
+  if (!Prologue()) return 0;
+  static char block[1 << 20];
+  memset(block, 'x', sizeof(block));
+  uint64_t total = 0;
+  for (const char* dir : {"/tmp", "/run", "/dev/shm"}) {
+    const std::string path = std::string(dir) + "/fill";
+    int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0) {
+      Say("open %s: %s", path.c_str(), strerror(errno));
+      continue;
+    }
+    for (int i = 0; i < 96; ++i) {
+      const ssize_t n = write(fd, block, sizeof(block));
+      if (n <= 0) break;
+      total += static_cast<uint64_t>(n);
+    }
+    close(fd);
+  }
+  Say("filled %llu", static_cast<unsigned long long>(total));
+  return 0;
+}
+
 int Usage() {
   fprintf(stderr, "usage: attack_guest ATTACK ARGS... (see the source for the attacks)\n");
   return 2;
@@ -1050,6 +1252,7 @@ int main(int argc, char** argv) {
   if (attack == "tcooff") return Tcooff();
   if (attack == "forge_stats") return ForgeStats();
   if (attack == "trace_nonblock") return TraceNonblock();
+  if (attack == "fill_tmpfs") return FillTmpfs();
   if (!arg) return Usage();
   if (attack == "gadget_mkdir") return GadgetMkdir(arg);
   if (attack == "sigreturn_gadget") return SigreturnGadget(arg);
@@ -1060,5 +1263,13 @@ int main(int argc, char** argv) {
   if (attack == "mkdirat_alias") return MkdiratAlias(arg);
   if (attack == "open_alias") return OpenAlias(arg);
   if (attack == "forged_policy") return ForgedPolicy(arg);
+  if (attack == "setuid_file") return SetuidFile(arg);
+  if (attack == "write_file") return WriteFile(arg);
+  if (attack == "keyring_steal") return KeyringSteal(arg);
+  if (attack == "with_session_key") return WithSessionKey(argc, argv);
+  if (argc < 4) return Usage();
+  if (attack == "plant_symlink") return PlantSymlink(arg, argv[3]);
+  if (attack == "swap_for_symlink") return SwapForSymlink(arg, argv[3]);
+  if (attack == "fd_escape") return FdEscape(arg, argv[3]);
   return Usage();
 }
