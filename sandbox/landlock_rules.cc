@@ -77,6 +77,8 @@ std::expected<void, std::string> RestrictWithLandlock(const SandboxSpec& spec) {
           access = kReadOnly | abi::kLandlockFsWriteFile;  // /proc/self/... settings
           break;
         case MountSpec::Kind::kRoBind:
+        case MountSpec::Kind::kEmptyDir:
+        case MountSpec::Kind::kSymlink:
           continue;
       }
       if (auto r = AddPath(ruleset, m.target, access, all); !r) return r;

@@ -161,7 +161,10 @@ std::expected<void, std::string> Apply(const MountSpec& m,
                                        const std::map<std::string, int>& prepared) {
   const std::string target = kNewRoot + m.target;
   const bool binds = m.kind == MountSpec::Kind::kBind || m.kind == MountSpec::Kind::kRoBind;
-  if (!binds) {
+  if (m.kind == MountSpec::Kind::kSymlink) {
+    const std::string parent = target.substr(0, target.rfind('/'));
+    if (auto r = EnsureMountPoint(parent, true); !r) return r;
+  } else if (!binds) {
     if (auto r = EnsureMountPoint(target, true); !r) return r;
   }
   switch (m.kind) {
@@ -184,6 +187,11 @@ std::expected<void, std::string> Apply(const MountSpec& m,
     }
     case MountSpec::Kind::kTmpfs:
       return StoreDirectory(target, 01777);
+    case MountSpec::Kind::kEmptyDir:
+      return StoreDirectory(target, 0755);
+    case MountSpec::Kind::kSymlink:
+      if (symlink(m.source.c_str(), target.c_str()) != 0) return Failed("symlink " + m.target);
+      return {};
     case MountSpec::Kind::kDev:
       return Dev(target);
     case MountSpec::Kind::kProc:

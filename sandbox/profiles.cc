@@ -10,6 +10,7 @@
 #include <cerrno>
 
 #include "sandbox/host_boundary_rules.h"
+#include "sandbox/host_view.h"
 
 namespace snare::sandbox {
 namespace {
@@ -62,6 +63,8 @@ std::expected<SandboxSpec, std::string> ProfileSpec(std::string_view name, const
       {Kind::kTmpfs, "", "/tmp"},
       {Kind::kTmpfs, "", "/run"},
   };
+  const std::vector<MountSpec> view = HostViewMounts(CurrentHostView());
+  spec.mounts.insert(spec.mounts.end(), view.begin(), view.end());
   // The working directory stays writable, unless it is the root itself. Run from /tmp or
   // /run, it is that directory instead of a private one.
   if (cwd != "/") {

@@ -1,8 +1,10 @@
 // Named starting points for a run, refined by options and policy files:
-//   sandbox (default)  the host's files read-only except the working directory and a
-//                      private /tmp; a minimal /dev; /proc of the guest's own pid
-//                      namespace; no network but loopback; no host processes; no host
-//                      terminal; unprivileged, without capabilities; Landlock.
+//   sandbox (default)  the host's system directories read-only (host_view.h: the rest of
+//                      "/" hidden, $PATH's install roots and a private $HOME shown), the
+//                      working directory writable, a private /tmp and /run; a minimal /dev;
+//                      /proc of the guest's own pid namespace; no network but loopback; no
+//                      host processes; no host terminal; unprivileged, without
+//                      capabilities; Landlock.
 //   trace              no confinement: snare as a plain interposer, for measuring and
 //                      tracing programs exactly as they run on the host.
 #ifndef SNARE_SANDBOX_PROFILES_H_

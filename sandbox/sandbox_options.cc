@@ -150,8 +150,10 @@ std::expected<SandboxSpec, std::string> BuildSandboxSpec(const SandboxOptions& o
     spec->root = *o.root;
     std::vector<MountSpec> kept;
     for (const MountSpec& m : spec->mounts) {
-      if (m.kind == MountSpec::Kind::kBind && m.source == cwd && m.target == cwd) continue;
-      if (!IsDirectory(*o.root + m.target)) continue;
+      // The host view's mounts are about the host's root.
+      const bool own = m.target == "/dev" || m.target == "/proc" || m.target == "/tmp" ||
+                       m.target == "/run";
+      if (!own || !IsDirectory(*o.root + m.target)) continue;
       kept.push_back(m);
     }
     spec->mounts = std::move(kept);

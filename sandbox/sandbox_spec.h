@@ -22,9 +22,13 @@ struct MountSpec {
     kTmpfs,   // an empty private tmpfs at target
     kDev,     // a minimal /dev at target: null, zero, full, random, urandom, tty, shm, pts
     kProc,    // a procfs of the guest's pid namespace at target
+    // An empty directory of the sandbox's own at target, writable by init only: covers a
+    // host directory the guest must not see (host_view.h).
+    kEmptyDir,
+    kSymlink,  // a symbolic link at target (in a directory of the sandbox's own) to source
   };
   Kind kind;
-  std::string source;  // binds only
+  std::string source;  // binds: a host path; kSymlink: the link's text
   std::string target;  // a path inside the sandbox
 };
 

@@ -130,6 +130,7 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   // The program the user named runs even from a directory the profile hides (/tmp, /run).
   sandbox::SandboxSpec sandbox_spec = config.sandbox;
   sandbox::ExposeHiddenFiles(executable->files, &sandbox_spec);
+  sandbox::ExposeNamedPaths(config.argv, &sandbox_spec);
 
   // The trace goes to an output of snare's own (trace_output.h); under inproc the guest
   // writes its lines into a pipe instead, relayed from the other end (trace_relay.h).

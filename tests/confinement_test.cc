@@ -153,13 +153,21 @@ TEST_P(ConfinementTest, KillOfAHostProcessIsRefused) {
 }
 
 TEST_P(ConfinementTest, WritesOutsideTheWritableDirectoriesAreRefused) {
+  // A directory of the user's outside the working directory is not even there (the host
+  // view hides everything of "/" but the system's directories); those are read-only.
   const std::string outside = outside_ + "/created";
   util::SubprocessResult r = Snared("write", outside);
-  EXPECT_EQ(r.stdout_data, "write " + outside + ": EROFS\n");
-  EXPECT_TRUE(HasTraceLine(r.stderr_data, "openat", "\"" + outside + "\"", "EROFS"))
+  EXPECT_EQ(r.stdout_data, "write " + outside + ": ENOENT\n");
+  EXPECT_TRUE(HasTraceLine(r.stderr_data, "openat", "\"" + outside + "\"", "ENOENT"))
       << r.stderr_data;
   struct stat st;
   EXPECT_NE(stat(outside.c_str(), &st), 0) << outside << " was created";
+  const std::string system = "/etc/snare-confinement-test-created";
+  r = Snared("write", system);
+  EXPECT_EQ(r.stdout_data, "write " + system + ": EROFS\n");
+  EXPECT_TRUE(HasTraceLine(r.stderr_data, "openat", "\"" + system + "\"", "EROFS"))
+      << r.stderr_data;
+  EXPECT_NE(stat(system.c_str(), &st), 0) << system << " was created";
   EXPECT_EQ(Native("write", outside), "write " + outside + ": ok\n");  // the user may
   // The working directory and /tmp stay writable.
   EXPECT_EQ(Snared("write", work_ + "/created").stdout_data, "write " + work_ + "/created: ok\n");

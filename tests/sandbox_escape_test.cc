@@ -11,7 +11,9 @@
 // unprivileged runs drop to 65534 in the child that starts snare.
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/xattr.h>
 #include <termios.h>
 #include <unistd.h>
@@ -757,6 +759,53 @@ std::string InheritedFd(AttackEnv& env) {
   return effects;
 }
 
+// An agent's socket in a directory of the user's that the default profile does not show
+// (the scratch base, under /var/tmp): connect() ignores a read-only mount.
+std::string HostUnixSocket(AttackEnv& env) {
+  const std::string path = env.outside() + "/agent.sock";
+  const int listener = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  sockaddr_un addr = {};
+  addr.sun_family = AF_UNIX;
+  snprintf(addr.sun_path, sizeof(addr.sun_path), "%s", path.c_str());
+  if (listener < 0 || bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
+      listen(listener, 8) != 0 || chmod(path.c_str(), 0777) != 0 || !env.GiveToUser(path)) {
+    if (listener >= 0) close(listener);
+    return "harness: cannot listen on " + path;
+  }
+  // Not named on snare's command line (which shows a named path): the guest just knows it.
+  util::SubprocessOptions options = env.Options();
+  options.extra_env.push_back("SNARE_ATTACK_PATH=" + path);
+  const Run& run = env.RunSnare({}, {"unix_connect", "$SNARE_ATTACK_PATH"}, options);
+  std::string effect = GuestDidNotRun(run, "unix_connect");
+  for (int conn;
+       effect.empty() && (conn = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC)) >= 0;) {
+    char buf[64] = {};
+    const ssize_t n = read(conn, buf, sizeof(buf) - 1);
+    effect = "the guest connected to the host's " + path +
+             (n > 0 ? " and sent \"" + std::string(buf, static_cast<size_t>(n)) + "\"" : "");
+    close(conn);
+  }
+  close(listener);
+  return effect;
+}
+
+// A file of the user's outside the working directory and the system's directories.
+std::string HiddenFile(AttackEnv& env) {
+  const std::string path = env.outside() + "/secret.txt";
+  const std::string secret = "snare-hidden-secret-" + std::to_string(getpid());
+  if (!WriteFile(path, secret + "\n", 0644) || !env.GiveToUser(path)) {
+    return "harness: cannot write " + path;
+  }
+  util::SubprocessOptions options = env.Options();
+  options.extra_env.push_back("SNARE_ATTACK_PATH=" + path);
+  const Run& run = env.RunSnare({}, {"open_alias", "$SNARE_ATTACK_PATH"}, options);
+  if (std::string e = GuestDidNotRun(run, "open_alias"); !e.empty()) return e;
+  if (run.result.stdout_data.find(secret) != std::string::npos) {
+    return "the guest read " + path + ", a file outside what the default profile shows";
+  }
+  return "";
+}
+
 // /tmp, /run and /dev/shm together hold no more than --tmpfs-size.
 std::string TmpfsBound(AttackEnv& env) {
   const Run& run = env.RunSnare({"--tmpfs-size=64M"}, {"fill_tmpfs"});
@@ -805,6 +854,8 @@ std::vector<Attack> Attacks() {
       {"keyring_steal", KeyringSteal},
       {"inherited_fd", InheritedFd},
       {"tmpfs_bound", TmpfsBound},
+      {"host_unix_socket", HostUnixSocket},
+      {"hidden_file", HiddenFile},
   };
 }
 

@@ -51,8 +51,11 @@
 //                              ("stolen-key: PAYLOAD") and adds a key "snare-planted" there
 //   fd_escape FD FILE          reads FILE through the inherited directory fd FD, then
 //                              fchdir(FD) and creates "escaped" there
+//   unix_connect PATH          connects to the pathname unix socket PATH and sends a line
 //   fill_tmpfs                 writes 1 MiB blocks into /tmp, /run and /dev/shm until each is
 //                              full or holds 96 MiB; "filled N" (bytes in all)
+//
+// An argument "$NAME" is taken from the environment variable NAME instead.
 //
 // And one helper that is no attack, for the keyring test's host side:
 //   with_session_key DESC SECRET -- ARGV...  joins a new session keyring, adds the "user"
@@ -71,8 +74,10 @@
 #include <sys/auxv.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
@@ -1208,6 +1213,22 @@ int FdEscape(const char* fd_text, const char* file) {
   return 0;
 }
 
+int UnixConnect(const char* path) {
+  if (!Prologue()) return 0;
+  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un addr = {};
+  addr.sun_family = AF_UNIX;
+  strncpy(addr.sun_path, path, sizeof(addr.sun_path) - 1);
+  const long r = Raw(SYS_connect, fd, reinterpret_cast<long>(&addr), sizeof(addr));
+  Say("connect %s: %s", path, ErrnoName(r));
+  if (r == 0) {
+    const long sent = Raw(SYS_write, fd, reinterpret_cast<long>("guest-was-here\n"), 15);
+    Say("write: %s", ErrnoName(sent));
+  }
+  close(fd);
+  return 0;
+}
+
 int FillTmpfs() {
   if (!Prologue()) return 0;
   static char block[1 << 20];
@@ -1243,6 +1264,9 @@ int main(int argc, char** argv) {
   const std::string attack = argv[1];
   g_attack = argv[1];
   const char* arg = argc > 2 ? argv[2] : nullptr;
+  // "$NAME": the path comes from the environment, as a guest that knows it would have it;
+  // snare shows paths named on its command line to the guest.
+  if (arg && arg[0] == '$') arg = getenv(arg + 1);
   if (attack == "selftest") return Selftest();
   if (attack == "frame_toctou") return FrameToctou();
   if (attack == "fake_header") return FakeHeader();
@@ -1266,6 +1290,7 @@ int main(int argc, char** argv) {
   if (attack == "setuid_file") return SetuidFile(arg);
   if (attack == "write_file") return WriteFile(arg);
   if (attack == "keyring_steal") return KeyringSteal(arg);
+  if (attack == "unix_connect") return UnixConnect(arg);
   if (attack == "with_session_key") return WithSessionKey(argc, argv);
   if (argc < 4) return Usage();
   if (attack == "plant_symlink") return PlantSymlink(arg, argv[3]);
