@@ -279,12 +279,20 @@ bool InPrivateFileText(uint64_t addr) {
 bool PolicyPasses(int nr) { return policy::PassesUnconditionally(g_stub.header->policy, nr); }
 
 bool PolicyLetsThePatcherRun() {
-  static const int kPatcherCalls[] = {__NR_openat, __NR_read,   __NR_close,
-                                      __NR_mmap,   __NR_munmap, __NR_mprotect};
+  static const int kPatcherCalls[] = {__NR_read, __NR_close, __NR_mmap, __NR_munmap, __NR_mprotect};
   for (int nr : kPatcherCalls) {
     if (!PolicyPasses(nr)) return false;
   }
-  return true;
+  // openat carries argument rules in a confined sandbox (no setuid modes when it creates):
+  // what matters is the patcher's one openat, which the kernel checks with these arguments.
+  const uint64_t maps_open[6] = {static_cast<uint64_t>(AT_FDCWD),
+                                 static_cast<uint64_t>(P(kMapsPath)),
+                                 O_RDONLY | O_CLOEXEC,
+                                 0,
+                                 0,
+                                 0};
+  return policy::Evaluate(g_stub.header->policy, __NR_openat, maps_open).action ==
+         policy::Action::kPassthrough;
 }
 
 // A trampoline slot within reach of site (the arena page is left writable for a moment, until
