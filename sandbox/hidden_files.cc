@@ -1,8 +1,5 @@
 #include "sandbox/hidden_files.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <climits>
 #include <cstdlib>
 #include <string>
@@ -47,9 +44,7 @@ void ExposeNamedPaths(const std::vector<std::string>& args, SandboxSpec* spec) {
   for (const std::string& arg : args) {
     if (arg.size() < 2 || arg[0] != '/' || arg.find("/..") != std::string::npos) continue;
     if (!HiddenBySpec(*spec, arg)) continue;
-    auto fd = util::OpenWithoutSymlinks(AT_FDCWD, arg, O_PATH);
-    if (!fd) continue;
-    close(*fd);
+    if (!util::ExistsWithoutSymlinks(arg)) continue;
     spec->mounts.push_back({MountSpec::Kind::kRoBind, arg, arg});
   }
 }

@@ -2,7 +2,6 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -28,14 +27,6 @@ bool Hidden(const std::string& path) {
   const std::string top = TopLevelOf(path);
   return !IsSystemDirectory(top) &&
          std::find(std::begin(kProfileDirs), std::end(kProfileDirs), top) == std::end(kProfileDirs);
-}
-
-// Exists without a link anywhere in it.
-bool PlainPath(const std::string& path, int flags) {
-  auto fd = util::OpenWithoutSymlinks(AT_FDCWD, path, O_PATH | flags);
-  if (!fd) return false;
-  close(*fd);
-  return true;
 }
 
 bool IsUnder(const std::string& path, const std::string& dir) {
@@ -101,7 +92,8 @@ std::vector<MountSpec> HostViewMounts(const HostView& view) {
   if (home.size() > 1 && home[0] == '/' && Hidden(home)) {
     mounts.push_back({Kind::kTmpfs, "", home});
     for (const char* file : {"/.gitconfig", "/.config/git"}) {
-      if (PlainPath(home + file, 0)) mounts.push_back({Kind::kRoBind, home + file, home + file});
+      if (util::ExistsWithoutSymlinks(home + file, 0))
+        mounts.push_back({Kind::kRoBind, home + file, home + file});
     }
   }
   std::vector<std::string> roots;
@@ -113,9 +105,10 @@ std::vector<MountSpec> HostViewMounts(const HostView& view) {
     while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
     if (dir.empty() || dir[0] != '/' || HasDotComponent(dir)) continue;
     for (const std::string& root : InstallRoots(dir, home)) {
-      if (PlainPath(root, O_DIRECTORY)) roots.push_back(root);
+      if (util::ExistsWithoutSymlinks(root, O_DIRECTORY)) roots.push_back(root);
       // rustup's proxies in ~/.cargo/bin run the toolchains in ~/.rustup.
-      if (!home.empty() && root == home + "/.cargo" && PlainPath(home + "/.rustup", O_DIRECTORY)) {
+      if (!home.empty() && root == home + "/.cargo" &&
+          util::ExistsWithoutSymlinks(home + "/.rustup", O_DIRECTORY)) {
         roots.push_back(home + "/.rustup");
       }
     }
@@ -131,7 +124,8 @@ std::vector<MountSpec> HostViewMounts(const HostView& view) {
     bound.push_back(root);
     // A registry token kept beside the tools is no tool: covered by an empty file.
     for (const char* secret : {"/credentials", "/credentials.toml"}) {
-      if (!home.empty() && root == home + "/.cargo" && PlainPath(root + secret, 0)) {
+      if (!home.empty() && root == home + "/.cargo" &&
+          util::ExistsWithoutSymlinks(root + secret, 0)) {
         mounts.push_back({Kind::kRoBind, "/dev/null", root + secret});
       }
     }

@@ -56,4 +56,11 @@ std::expected<int, std::string> OpenWithoutSymlinks(int dirfd, const std::string
   return std::unexpected(path + ": " + strerror(err));
 }
 
+bool ExistsWithoutSymlinks(const std::string& path, int flags) {
+  auto fd = OpenWithoutSymlinks(AT_FDCWD, path, O_PATH | flags);
+  if (!fd) return false;
+  close(*fd);
+  return true;
+}
+
 }  // namespace snare::util

@@ -20,6 +20,9 @@ namespace snare::util {
 std::expected<int, std::string> OpenWithoutSymlinks(int dirfd, const std::string& path, int flags,
                                                     mode_t mode = 0, bool in_root = false);
 
+// Whether `path` exists with no link anywhere in it (opened O_PATH | flags and closed).
+bool ExistsWithoutSymlinks(const std::string& path, int flags = 0);
+
 // Which component of `path` (below dirfd) is a symbolic link, with its target:
 // "COMPONENT is a symbolic link (to TARGET)"; empty when none is.
 std::string DescribeSymlinkIn(int dirfd, const std::string& path);

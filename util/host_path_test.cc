@@ -58,6 +58,14 @@ TEST_F(HostPathTest, InRootKeepsAbsolutePathsBelowTheDirectory) {
   close(root);
 }
 
+TEST_F(HostPathTest, ExistsWithoutSymlinks) {
+  fs::create_directories(dir_ / "real");
+  fs::create_directory_symlink(dir_ / "real", dir_ / "link");
+  EXPECT_TRUE(ExistsWithoutSymlinks((dir_ / "real").string(), O_DIRECTORY));
+  EXPECT_FALSE(ExistsWithoutSymlinks((dir_ / "link").string()));
+  EXPECT_FALSE(ExistsWithoutSymlinks((dir_ / "missing").string()));
+}
+
 TEST_F(HostPathTest, AMissingPathSaysSo) {
   auto fd = OpenWithoutSymlinks(AT_FDCWD, (dir_ / "nothing").string(), O_RDONLY);
   ASSERT_FALSE(fd.has_value());
