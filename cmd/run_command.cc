@@ -37,7 +37,8 @@ constexpr const char* kUsage =
     "                 [--ro-bind SRC DST]... [--bind SRC DST]... [--tmpfs DST]...\n"
     "                 [--dev DST]... [--proc DST]... [--root DIR] [--net=none|host]\n"
     "                 [--uid N] [--gid N] [--hostname NAME] [--rlimit NAME=SOFT[:HARD]]...\n"
-    "                 [--time-limit SECONDS] [--tmpfs-size SIZE] [--keep-fd N]...\n"
+    "                 [--time-limit SECONDS] [--tmpfs-size SIZE] [--memory SIZE]\n"
+    "                 [--pids N] [--keep-fd N]...\n"
     "                 [--allow=SYSCALL]... [--] PROG [ARGS...]\n"
     "       snare run --list-groups";
 
@@ -134,6 +135,16 @@ std::expected<void, ParseExit> ParseRunArgsInto(const std::vector<std::string>& 
                  "bytes that /tmp, /run, /dev/shm and every --tmpfs hold together (K, M, G; "
                  "default: a quarter of the machine's memory)")
       ->option_text("SIZE");
+  std::string memory, pids;
+  app.add_option("--memory", memory,
+                 "memory all the guest's processes hold together, tmpfs included (K, M, G; "
+                 "default: half the machine's; unlimited: none), by a cgroup where snare can "
+                 "make one, else RLIMIT_AS per process")
+      ->option_text("SIZE");
+  app.add_option("--pids", pids,
+                 "processes and threads the guest may have at once (default 1000; unlimited: "
+                 "none), by a cgroup where snare can make one, else RLIMIT_NPROC")
+      ->option_text("N");
   std::vector<std::string> keep_fds;
   app.add_option_function<std::string>(
          "--keep-fd", [&keep_fds](const std::string& v) { keep_fds.push_back(v); },
@@ -321,6 +332,8 @@ std::expected<void, ParseExit> ParseRunArgsInto(const std::vector<std::string>& 
            check("--hostname", sandbox::ParseHostname, hostname, &flags.hostname),
            check("--time-limit", sandbox::ParseTimeLimit, time_limit, &flags.time_limit_s),
            check("--tmpfs-size", sandbox::ParseTmpfsSize, tmpfs_size, &flags.tmpfs_size),
+           check("--memory", sandbox::ParseMemoryLimit, memory, &flags.memory),
+           check("--pids", sandbox::ParsePidsLimit, pids, &flags.pids),
        }) {
     if (!e.empty()) return fail(e);
   }

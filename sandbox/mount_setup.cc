@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <linux/mount.h>
+#include <linux/openat2.h>
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -13,6 +14,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #include "util/host_path.h"
 
@@ -28,24 +31,28 @@ std::unexpected<std::string> Failed(const std::string& what) {
   return std::unexpected(what + ": " + strerror(errno));
 }
 
-// Attaches a detached tree (open_tree's) at target.
-std::expected<void, std::string> Attach(int tree, const std::string& target) {
-  if (syscall(SYS_move_mount, tree, "", AT_FDCWD, target.c_str(), MOVE_MOUNT_F_EMPTY_PATH) != 0) {
+// Attaches a detached tree (open_tree's, fsmount's) on the mount point `point` (an fd).
+std::expected<void, std::string> Attach(int tree, int point, const std::string& target) {
+  if (syscall(SYS_move_mount, tree, "", point, "",
+              MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) != 0) {
     return Failed("attaching the mount at " + target);
   }
   return {};
 }
 
-// Binds what `source` (an fd) holds at target: the very directory or file the fd was opened
+// Binds what `source` (an fd) holds at `point`: the very directory or file the fd was opened
 // on, so nothing renamed or linked since can redirect the bind.
-std::expected<void, std::string> Bind(int source, const std::string& what,
-                                      const std::string& target, bool read_only) {
+std::expected<void, std::string> Bind(int source, const std::string& what, int point,
+                                      const std::string& target, bool read_only,
+                                      bool devices = false) {
   const int tree =
       static_cast<int>(syscall(SYS_open_tree, source, "",
                                OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_EMPTY_PATH));
   if (tree < 0) return Failed("binding " + what + " at " + target);
   mount_attr attr = {};
-  attr.attr_set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | (read_only ? MOUNT_ATTR_RDONLY : 0);
+  // A device node's bind keeps its devices usable (and nothing there is executable).
+  attr.attr_set = MOUNT_ATTR_NOSUID | (devices ? MOUNT_ATTR_NOEXEC : MOUNT_ATTR_NODEV) |
+                  (read_only ? MOUNT_ATTR_RDONLY : 0);
   if (syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof(attr)) !=
       0) {
     const int err = errno;
@@ -53,7 +60,7 @@ std::expected<void, std::string> Bind(int source, const std::string& what,
     errno = err;
     return Failed("making " + target + (read_only ? " read-only" : " nosuid"));
   }
-  auto attached = Attach(tree, target);
+  auto attached = Attach(tree, point, target);
   close(tree);
   return attached;
 }
@@ -77,130 +84,223 @@ std::expected<void, std::string> Tmpfs(const std::string& target, const char* mo
   return {};
 }
 
+// A new instance of the file system `type` with string options, as a detached mount with
+// `attrs` (MOUNT_ATTR_*), for Attach.
+std::expected<int, std::string> NewMount(
+    const char* type, const std::vector<std::pair<const char*, std::string>>& options,
+    unsigned attrs) {
+  const int fs = static_cast<int>(syscall(SYS_fsopen, type, FSOPEN_CLOEXEC));
+  if (fs < 0) return Failed(std::string("fsopen ") + type);
+  std::vector<std::pair<const char*, std::string>> all = {{"source", type}};
+  all.insert(all.end(), options.begin(), options.end());
+  for (const auto& [key, value] : all) {
+    if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, key, value.c_str(), 0) != 0) {
+      const int err = errno;
+      close(fs);
+      errno = err;
+      return Failed(std::string("configuring ") + type + " (" + key + "=" + value + ")");
+    }
+  }
+  int tree = -1;
+  if (syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, nullptr, nullptr, 0) == 0) {
+    tree = static_cast<int>(syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, attrs));
+  }
+  const int err = errno;
+  close(fs);
+  errno = err;
+  if (tree < 0) return Failed(std::string("mounting a new ") + type);
+  return tree;
+}
+
 // Every writable tmpfs of the guest's (/tmp, /run, /dev/shm, --tmpfs) is a directory of this
 // one, so that one size bounds them together. Lives in the scratch root, which is detached
 // once the new root is entered: only the binds of its directories stay reachable.
 constexpr char kStore[] = "/store";
 
-// A fresh directory of the store at target.
-std::expected<void, std::string> StoreDirectory(const std::string& target, mode_t mode) {
+// A fresh directory of the store on `point`.
+std::expected<void, std::string> StoreDirectory(int point, const std::string& target, mode_t mode) {
   std::string dir = std::string(kStore) + "/XXXXXX";
   if (!mkdtemp(dir.data()) || chmod(dir.c_str(), mode) != 0) return Failed("mkdir " + dir);
-  if (mount(dir.c_str(), target.c_str(), nullptr, MS_BIND, nullptr) != 0 ||
-      mount(nullptr, target.c_str(), nullptr, MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV,
-            nullptr) != 0) {
-    return Failed("mounting a tmpfs at " + target);
-  }
-  return {};
-}
-
-std::expected<void, std::string> MakeFile(const std::string& path) {
-  int fd = open(path.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
-  if (fd < 0) return Failed("creating " + path);
-  close(fd);
-  return {};
+  const int source = open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (source < 0) return Failed("opening " + dir);
+  auto bound = Bind(source, "a tmpfs", point, target, /*read_only=*/false);
+  close(source);
+  return bound;
 }
 
 // A tmpfs holding the host's harmless character devices (bound: mknod needs host root),
 // a devpts instance of its own, a shm tmpfs and the usual symlinks.
-std::expected<void, std::string> Dev(const std::string& target) {
+std::expected<void, std::string> Dev(int point, const std::string& target) {
   // Nodes, links and mount points only: a few KiB however the guest is mapped.
-  if (auto r = Tmpfs(target, "0755", ",size=256k,nr_inodes=256"); !r) return r;
-  for (const char* node : {"null", "zero", "full", "random", "urandom", "tty"}) {
-    const std::string path = target + "/" + node;
-    if (auto r = MakeFile(path); !r) return r;
-    const std::string host = std::string(kOldRoot) + "/dev/" + node;
-    if (mount(host.c_str(), path.c_str(), nullptr, MS_BIND, nullptr) != 0) {
-      return Failed("binding " + host);
+  auto dev = NewMount("tmpfs", {{"mode", "0755"}, {"size", "262144"}, {"nr_inodes", "256"}},
+                      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+  if (!dev) return std::unexpected(dev.error());
+  auto attached = Attach(*dev, point, target);
+  // Everything below is made through the new tmpfs's own fd: no path of the host's is walked.
+  auto in_dev = [&]() -> std::expected<void, std::string> {
+    if (!attached) return attached;
+    for (const char* node : {"null", "zero", "full", "random", "urandom", "tty"}) {
+      const std::string where = target + "/" + node;
+      const int file = openat(*dev, node, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+      if (file < 0) return Failed("creating " + where);
+      close(file);
+      auto host = OpenHostPath(std::string("/dev/") + node);
+      if (!host) return std::unexpected(host.error());
+      const int on = openat(*dev, node, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+      auto bound = on < 0 ? Failed("opening " + where)
+                          : Bind(*host, std::string("/dev/") + node, on, where,
+                                 /*read_only=*/false, /*devices=*/true);
+      close(*host);
+      if (on >= 0) close(on);
+      if (!bound) return bound;
     }
-  }
-  if (mkdir((target + "/shm").c_str(), 0755) != 0) return Failed("mkdir " + target + "/shm");
-  if (auto r = StoreDirectory(target + "/shm", 01777); !r) return r;
-  if (mkdir((target + "/pts").c_str(), 0755) != 0) return Failed("mkdir " + target + "/pts");
-  if (mount("devpts", (target + "/pts").c_str(), "devpts", MS_NOSUID | MS_NOEXEC,
-            "newinstance,ptmxmode=0666,mode=0620") != 0) {
-    return Failed("mounting devpts at " + target + "/pts");
-  }
-  const struct {
-    const char* name;
-    const char* to;
-  } links[] = {{"ptmx", "pts/ptmx"},
-               {"fd", "/proc/self/fd"},
-               {"stdin", "/proc/self/fd/0"},
-               {"stdout", "/proc/self/fd/1"},
-               {"stderr", "/proc/self/fd/2"}};
-  for (const auto& l : links) {
-    if (symlink(l.to, (target + "/" + l.name).c_str()) != 0) {
-      return Failed("symlink " + target + "/" + l.name);
+    for (const char* dir : {"shm", "pts"}) {
+      if (mkdirat(*dev, dir, 0755) != 0) return Failed("mkdir " + target + "/" + dir);
     }
-  }
-  return {};
+    const int shm = openat(*dev, "shm", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (shm < 0) return Failed("opening " + target + "/shm");
+    auto stored = StoreDirectory(shm, target + "/shm", 01777);
+    close(shm);
+    if (!stored) return stored;
+    auto pts = NewMount("devpts", {{"ptmxmode", "0666"}, {"mode", "0620"}},
+                        MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
+    if (!pts) return std::unexpected(pts.error());
+    const int pts_dir = openat(*dev, "pts", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    auto on_pts =
+        pts_dir < 0 ? Failed("opening " + target + "/pts") : Attach(*pts, pts_dir, target + "/pts");
+    close(*pts);
+    if (pts_dir >= 0) close(pts_dir);
+    if (!on_pts) return on_pts;
+    const struct {
+      const char* name;
+      const char* to;
+    } links[] = {{"ptmx", "pts/ptmx"},
+                 {"fd", "/proc/self/fd"},
+                 {"stdin", "/proc/self/fd/0"},
+                 {"stdout", "/proc/self/fd/1"},
+                 {"stderr", "/proc/self/fd/2"}};
+    for (const auto& l : links) {
+      if (symlinkat(l.to, *dev, l.name) != 0) return Failed("symlink " + target + "/" + l.name);
+    }
+    return {};
+  }();
+  close(*dev);
+  return in_dev;
 }
 
-// A missing mount point is created where it harms nothing: in a tmpfs of the sandbox's own
-// (a read-only bind refuses it; a writable bind of a host directory is not touched).
-std::expected<void, std::string> EnsureMountPoint(const std::string& target, bool directory) {
-  struct stat st;
-  if (stat(target.c_str(), &st) == 0) return {};
+// `target` (a path inside the sandbox) below the new root, as the guest will see it: a link
+// on the way resolves inside the new root (RESOLVE_IN_ROOT), never out to the host's tree
+// that sits beside it while the root is built (a link the guest left in a writable bind
+// cannot point a mount, or a directory snare creates, at the host).
+int OpenInNewRoot(int new_root, const std::string& target, int flags) {
+  open_how how = {};
+  how.flags = static_cast<uint64_t>(O_PATH | O_CLOEXEC | flags);
+  how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+  return static_cast<int>(syscall(SYS_openat2, new_root, target.c_str(), &how, sizeof(how)));
+}
+
+// The mount point `target` (an fd). A missing one is created where it harms nothing: in a
+// tmpfs of the sandbox's own (a read-only bind refuses it; a writable bind of a host
+// directory is not touched).
+std::expected<int, std::string> MountPoint(int new_root, const std::string& target,
+                                           bool directory) {
+  const int point = OpenInNewRoot(new_root, target, 0);
+  if (point >= 0 || errno != ENOENT) {
+    if (point < 0) return Failed("the mount target " + target);
+    return point;
+  }
   const size_t slash = target.rfind('/');
-  const std::string parent = slash == 0 ? "/" : target.substr(0, slash);
-  if (auto r = EnsureMountPoint(parent, true); !r) return r;
+  const std::string name = target.substr(slash + 1);
+  auto parent = MountPoint(new_root, slash == 0 ? "/" : target.substr(0, slash), true);
+  if (!parent) return parent;
   struct statfs fs;
-  if (statfs(parent.c_str(), &fs) != 0 || fs.f_type != TMPFS_MAGIC) {
-    return std::unexpected("mount target " + target.substr(sizeof(kNewRoot) - 1) +
+  if (fstatfs(*parent, &fs) != 0 || fs.f_type != TMPFS_MAGIC) {
+    close(*parent);
+    return std::unexpected("mount target " + target +
                            " does not exist in the sandbox's root (create it, or mount a --tmpfs "
                            "above it)");
   }
-  if (directory ? mkdir(target.c_str(), 0755) != 0 : !MakeFile(target).has_value()) {
+  // An O_PATH fd of the parent serves *at() calls that create.
+  const int made =
+      directory ? mkdirat(*parent, name.c_str(), 0755)
+                : openat(*parent, name.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+  if (made < 0) {
+    close(*parent);
     return Failed("creating the mount point " + target);
   }
-  return {};
+  if (!directory) close(made);
+  const int created = openat(*parent, name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
+  close(*parent);
+  if (created < 0) return Failed("opening the mount point " + target);
+  return created;
 }
 
-std::expected<void, std::string> Apply(const MountSpec& m,
-                                       const std::map<std::string, int>& prepared) {
-  const std::string target = kNewRoot + m.target;
-  const bool binds = m.kind == MountSpec::Kind::kBind || m.kind == MountSpec::Kind::kRoBind;
+std::expected<void, std::string> ApplyAt(int new_root, const MountSpec& m,
+                                         const std::map<std::string, int>& prepared) {
+  const std::string& target = m.target;
   if (m.kind == MountSpec::Kind::kSymlink) {
-    const std::string parent = target.substr(0, target.rfind('/'));
-    if (auto r = EnsureMountPoint(parent, true); !r) return r;
-  } else if (!binds) {
-    if (auto r = EnsureMountPoint(target, true); !r) return r;
+    const size_t slash = target.rfind('/');
+    auto parent = MountPoint(new_root, slash == 0 ? "/" : target.substr(0, slash), true);
+    if (!parent) return std::unexpected(parent.error());
+    const int made = symlinkat(m.source.c_str(), *parent, target.substr(slash + 1).c_str());
+    close(*parent);
+    if (made != 0) return Failed("symlink " + target);
+    return {};
   }
+  int source = -1;
+  bool directory = true;
+  const bool binds = m.kind == MountSpec::Kind::kBind || m.kind == MountSpec::Kind::kRoBind;
+  if (binds) {
+    auto opened = OpenHostPath(m.source);
+    if (!opened) return std::unexpected(opened.error());
+    source = *opened;
+    struct stat st;
+    if (fstat(source, &st) != 0) {
+      close(source);
+      return Failed("the bind source " + m.source);
+    }
+    directory = S_ISDIR(st.st_mode);
+  }
+  auto point = MountPoint(new_root, target, directory);
+  if (!point) {
+    if (source >= 0) close(source);
+    return std::unexpected(point.error());
+  }
+  std::expected<void, std::string> done;
   switch (m.kind) {
     case MountSpec::Kind::kRoBind:
-    case MountSpec::Kind::kBind: {
-      auto source = OpenHostPath(m.source);
-      if (!source) return std::unexpected(source.error());
-      struct stat st;
-      auto bound = fstat(*source, &st) != 0 ? Failed("the bind source " + m.source)
-                                            : EnsureMountPoint(target, S_ISDIR(st.st_mode));
-      if (bound) {
-        if (auto it = prepared.find(m.target); it != prepared.end()) {
-          bound = Attach(it->second, target);
-        } else {
-          bound = Bind(*source, m.source, target, m.kind == MountSpec::Kind::kRoBind);
-        }
+    case MountSpec::Kind::kBind:
+      if (auto it = prepared.find(m.target); it != prepared.end()) {
+        done = Attach(it->second, *point, target);
+      } else {
+        done = Bind(source, m.source, *point, target, m.kind == MountSpec::Kind::kRoBind);
       }
-      close(*source);
-      return bound;
-    }
+      break;
     case MountSpec::Kind::kTmpfs:
-      return StoreDirectory(target, 01777);
+      done = StoreDirectory(*point, target, 01777);
+      break;
     case MountSpec::Kind::kEmptyDir:
-      return StoreDirectory(target, 0755);
-    case MountSpec::Kind::kSymlink:
-      if (symlink(m.source.c_str(), target.c_str()) != 0) return Failed("symlink " + m.target);
-      return {};
+      done = StoreDirectory(*point, target, 0755);
+      break;
     case MountSpec::Kind::kDev:
-      return Dev(target);
-    case MountSpec::Kind::kProc:
-      if (mount("proc", target.c_str(), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0) {
-        return Failed("mounting /proc at " + m.target);
+      done = Dev(*point, target);
+      break;
+    case MountSpec::Kind::kProc: {
+      auto proc = NewMount("proc", {}, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+      if (!proc) {
+        done = std::unexpected("mounting /proc at " + target + ": " + proc.error());
+        break;
       }
-      return {};
+      done = Attach(*proc, *point, target);
+      close(*proc);
+      break;
+    }
+    case MountSpec::Kind::kSymlink:
+      break;
   }
-  return {};
+  if (source >= 0) close(source);
+  close(*point);
+  return done;
 }
 
 }  // namespace
@@ -225,12 +325,25 @@ std::expected<void, std::string> SetUpMounts(const SandboxSpec& spec,
   if (auto r = Tmpfs(kStore, "0755", size); !r) return r;
   auto root = OpenHostPath(spec.root);
   if (!root) return std::unexpected(root.error());
-  auto bound = Bind(*root, spec.root, kNewRoot, /*read_only=*/true);
-  close(*root);
-  if (!bound) return bound;
-  for (const MountSpec& m : spec.mounts) {
-    if (auto r = Apply(m, prepared); !r) return r;
+  const int new_root_point = open(kNewRoot, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (new_root_point < 0) {
+    close(*root);
+    return Failed(std::string("opening ") + kNewRoot);
   }
+  auto bound = Bind(*root, spec.root, new_root_point, "/", /*read_only=*/true);
+  close(*root);
+  close(new_root_point);
+  if (!bound) return bound;
+  // The root as mounted now: the fd every mount target resolves in.
+  const int new_root = open(kNewRoot, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (new_root < 0) return Failed(std::string("opening ") + kNewRoot);
+  for (const MountSpec& m : spec.mounts) {
+    if (auto r = ApplyAt(new_root, m, prepared); !r) {
+      close(new_root);
+      return r;
+    }
+  }
+  close(new_root);
   // Enter the new root; the scratch root stacked on it goes with its view of the host.
   if (chdir(kNewRoot) != 0) return Failed("chdir /newroot");
   if (syscall(SYS_pivot_root, ".", ".") != 0) return Failed("pivot_root into the new root");

@@ -51,12 +51,17 @@ class Reader {
         r = Text(key,
                  value.is_number_unsigned() ? Json(std::to_string(value.get<uint64_t>())) : value,
                  ParseTmpfsSize, &out_.tmpfs_size);
+      } else if (key == "memory" || key == "pids") {
+        r = Text(key,
+                 value.is_number_unsigned() ? Json(std::to_string(value.get<uint64_t>())) : value,
+                 key == "memory" ? ParseMemoryLimit : ParsePidsLimit,
+                 key == "memory" ? &out_.memory : &out_.pids);
       } else if (key == "syscalls") {
         r = Syscalls(value);
       } else {
         r = Fail(key,
                  "unknown key (known: profile, root, mounts, net, uid, gid, hostname, "
-                 "rlimits, time_limit, tmpfs_size, syscalls)");
+                 "rlimits, time_limit, tmpfs_size, memory, pids, syscalls)");
       }
       if (!r) return std::unexpected(r.error());
     }
@@ -260,6 +265,9 @@ std::expected<SandboxOptions, std::string> ReadPolicyFile(const std::string& pat
   auto fail = [&](const std::string& why) {
     return std::unexpected("cannot read the policy file '" + path + "': " + why);
   };
+  // Links are followed: a policy is only read, so a link the guest left in a directory it
+  // writes gives it nothing that writing the file there would not (keep policies out of
+  // such directories); Bazel's runfiles are links.
   auto text = util::ReadSmallFile(path, kMaxFileBytes);
   if (!text) {
     return fail(text.error() + (text.error().starts_with("larger")

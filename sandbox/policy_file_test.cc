@@ -42,7 +42,7 @@ TEST(PolicyFileTest, EverySetting) {
                {"dev": "/dev2"}, {"proc": "/proc2"}],
     "net": "host", "uid": 1000, "gid": 0, "hostname": "box",
     "rlimits": {"nofile": 256, "core": "0:0"},
-    "time_limit": 1.5, "tmpfs_size": "512M",
+    "time_limit": 1.5, "tmpfs_size": "512M", "memory": "1G", "pids": 200,
     "syscalls": {"kill": ["ptrace"], "deny": ["mkdir", "@file-open:EACCES"], "allow": ["keyctl"]}
   })");
   ASSERT_TRUE(o) << o.error();
@@ -65,6 +65,8 @@ TEST(PolicyFileTest, EverySetting) {
   ASSERT_EQ(o->rlimits.size(), 2u);
   EXPECT_EQ(o->time_limit_s, 1.5);
   EXPECT_EQ(o->tmpfs_size, uint64_t{512} << 20);
+  EXPECT_EQ(o->memory, uint64_t{1} << 30);
+  EXPECT_EQ(o->pids, 200u);
   // allow rules, then deny rules, then kill rules, each in the file's order.
   ASSERT_EQ(o->syscall_rules.size(), 4u);
   EXPECT_EQ(o->syscall_rules[0].spec, "keyctl");

@@ -56,6 +56,8 @@ std::expected<SandboxSpec, std::string> ProfileSpec(std::string_view name, const
   }
   spec.rlimits = DefaultSandboxRlimits();
   spec.tmpfs_size = DefaultTmpfsSize();
+  spec.memory_limit = DefaultAddressSpace();
+  spec.pids_limit = kDefaultNproc;
   using Kind = MountSpec::Kind;
   spec.mounts = {
       {Kind::kDev, "", "/dev"},

@@ -115,6 +115,8 @@ void Overlay(const SandboxOptions& later, SandboxOptions* base) {
   base->rlimits.insert(base->rlimits.end(), later.rlimits.begin(), later.rlimits.end());
   if (later.time_limit_s) base->time_limit_s = later.time_limit_s;
   if (later.tmpfs_size) base->tmpfs_size = later.tmpfs_size;
+  if (later.memory) base->memory = later.memory;
+  if (later.pids) base->pids = later.pids;
   base->keep_fds.insert(base->keep_fds.end(), later.keep_fds.begin(), later.keep_fds.end());
   base->syscall_rules.insert(base->syscall_rules.end(), later.syscall_rules.begin(),
                              later.syscall_rules.end());
@@ -135,6 +137,8 @@ std::expected<SandboxSpec, std::string> BuildSandboxSpec(const SandboxOptions& o
         : o.gid               ? std::pair{"--gid", "gid"}
         : o.hostname          ? std::pair{"--hostname", "hostname"}
         : o.tmpfs_size        ? std::pair{"--tmpfs-size", "tmpfs_size"}
+        : o.memory            ? std::pair{"--memory", "memory"}
+        : o.pids              ? std::pair{"--pids", "pids"}
         : !o.keep_fds.empty() ? std::pair{"--keep-fd", "keep_fds"}
                               : std::pair{"", ""};
     if (*confined_only.first) {
@@ -151,8 +155,8 @@ std::expected<SandboxSpec, std::string> BuildSandboxSpec(const SandboxOptions& o
     std::vector<MountSpec> kept;
     for (const MountSpec& m : spec->mounts) {
       // The host view's mounts are about the host's root.
-      const bool own = m.target == "/dev" || m.target == "/proc" || m.target == "/tmp" ||
-                       m.target == "/run";
+      const bool own =
+          m.target == "/dev" || m.target == "/proc" || m.target == "/tmp" || m.target == "/run";
       if (!own || !IsDirectory(*o.root + m.target)) continue;
       kept.push_back(m);
     }
@@ -171,6 +175,10 @@ std::expected<SandboxSpec, std::string> BuildSandboxSpec(const SandboxOptions& o
   }
   if (o.time_limit_s) spec->time_limit_s = *o.time_limit_s;
   if (o.tmpfs_size) spec->tmpfs_size = *o.tmpfs_size;
+  if (o.memory) spec->memory_limit = *o.memory;
+  if (o.pids) spec->pids_limit = *o.pids;
+  spec->memory_asked = o.memory.has_value();
+  spec->pids_asked = o.pids.has_value();
   spec->keep_fds = o.keep_fds;
   return spec;
 }
@@ -362,6 +370,28 @@ std::expected<uint64_t, std::string> ParseTmpfsSize(std::string_view value) {
                            "optionally with K, M, G or T, e.g. 512M)");
   }
   return static_cast<uint64_t>(*bytes);
+}
+
+std::expected<uint64_t, std::string> ParseMemoryLimit(std::string_view value) {
+  auto bytes = ParseRlimitValue(value);
+  if (bytes && *bytes == RLIM_INFINITY) return 0;
+  if (!bytes || *bytes < (uint64_t{16} << 20)) {
+    return std::unexpected("bad size " + Quoted(value) +
+                           " (bytes of memory for all the guest's processes together, at least "
+                           "16M, optionally with K, M, G or T, e.g. 2G; or unlimited)");
+  }
+  return static_cast<uint64_t>(*bytes);
+}
+
+std::expected<uint64_t, std::string> ParsePidsLimit(std::string_view value) {
+  auto n = ParseRlimitValue(value);
+  if (n && *n == RLIM_INFINITY) return 0;
+  if (!n || *n < 2 || *n > 4194304) {
+    return std::unexpected("bad count " + Quoted(value) +
+                           " (how many processes and threads the guest may have at once, from 2 "
+                           "to 4194304, e.g. 500; or unlimited)");
+  }
+  return static_cast<uint64_t>(*n);
 }
 
 std::expected<int, std::string> ParseKeepFd(std::string_view value) {

@@ -30,6 +30,8 @@ struct SandboxOptions {
   std::vector<RlimitSpec> rlimits;  // in order: a later one for a resource wins
   std::optional<double> time_limit_s;
   std::optional<uint64_t> tmpfs_size;
+  std::optional<uint64_t> memory;  // 0: unlimited
+  std::optional<uint64_t> pids;    // 0: unlimited
   std::vector<int> keep_fds;
   std::vector<policy::SyscallRule> syscall_rules;  // in order, after the profile's rules
 };
@@ -74,6 +76,10 @@ std::expected<double, std::string> ParseTimeLimit(std::string_view value);
 std::expected<double, std::string> CheckTimeLimit(double seconds);
 // The tmpfs total: bytes with an optional K, M, G or T, at least 1M.
 std::expected<uint64_t, std::string> ParseTmpfsSize(std::string_view value);
+// --memory: bytes (K, M, G, T), at least 16M, or "unlimited" (0).
+std::expected<uint64_t, std::string> ParseMemoryLimit(std::string_view value);
+// --pids: a task count from 2, or "unlimited" (0).
+std::expected<uint64_t, std::string> ParsePidsLimit(std::string_view value);
 // An inherited fd the guest keeps: 3 to 1019 (0-2 are always kept; 1020 and up are snare's).
 std::expected<int, std::string> ParseKeepFd(std::string_view value);
 

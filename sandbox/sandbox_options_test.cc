@@ -124,6 +124,41 @@ TEST(SandboxOptionsTest, Values) {
     EXPECT_TRUE(Contains(t.error(), std::string("'") + bad + "'")) << t.error();
   }
   EXPECT_FALSE(CheckTimeLimit(0));
+
+  EXPECT_EQ(ParseMemoryLimit("2G"), uint64_t{2} << 30);
+  EXPECT_EQ(ParseMemoryLimit("16M"), uint64_t{16} << 20);
+  EXPECT_EQ(ParseMemoryLimit("unlimited"), 0u);
+  for (const char* bad : {"", "15M", "x", "-1", "1Q"}) {
+    auto m = ParseMemoryLimit(bad);
+    ASSERT_FALSE(m) << bad;
+    EXPECT_TRUE(Contains(m.error(), std::string("'") + bad + "'")) << m.error();
+    EXPECT_TRUE(Contains(m.error(), "at least 16M")) << m.error();
+  }
+  EXPECT_EQ(ParsePidsLimit("500"), 500u);
+  EXPECT_EQ(ParsePidsLimit("unlimited"), 0u);
+  for (const char* bad : {"", "1", "0", "x", "4194305"}) {
+    auto p = ParsePidsLimit(bad);
+    ASSERT_FALSE(p) << bad;
+    EXPECT_TRUE(Contains(p.error(), "from 2")) << p.error();
+  }
+}
+
+TEST(SandboxOptionsTest, MemoryAndPidsBoundsHaveDefaultsAndSayWhenAsked) {
+  auto spec = BuildSandboxSpec({}, "/work");
+  ASSERT_TRUE(spec) << spec.error();
+  EXPECT_GE(spec->memory_limit, uint64_t{2} << 30);
+  EXPECT_EQ(spec->pids_limit, kDefaultNproc);
+  EXPECT_FALSE(spec->memory_asked);
+  EXPECT_FALSE(spec->pids_asked);
+  SandboxOptions o;
+  o.memory = uint64_t{64} << 20;
+  o.pids = 0;  // unlimited
+  spec = BuildSandboxSpec(o, "/work");
+  ASSERT_TRUE(spec) << spec.error();
+  EXPECT_EQ(spec->memory_limit, uint64_t{64} << 20);
+  EXPECT_EQ(spec->pids_limit, 0u);
+  EXPECT_TRUE(spec->memory_asked);
+  EXPECT_TRUE(spec->pids_asked);
 }
 
 TEST(SandboxOptionsTest, Rlimits) {
@@ -258,6 +293,8 @@ TEST(SandboxOptionsTest, TraceRefusesWhatOnlyASandboxHas) {
            Case{"--uid", [](SandboxOptions* o) { o->uid = 0; }},
            Case{"--gid", [](SandboxOptions* o) { o->gid = 0; }},
            Case{"--hostname", [](SandboxOptions* o) { o->hostname = "box"; }},
+           Case{"--memory", [](SandboxOptions* o) { o->memory = 1 << 30; }},
+           Case{"--pids", [](SandboxOptions* o) { o->pids = 10; }},
        }) {
     SandboxOptions o = base;
     c.set(&o);

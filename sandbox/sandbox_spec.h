@@ -60,6 +60,15 @@ struct SandboxSpec {
   // they are directories of one tmpfs of this size. Also the guest IPC namespace's SysV
   // shared memory bound (shmmax, shmall).
   uint64_t tmpfs_size = 0;
+  // What the guest's processes hold together: bytes of memory (tmpfs pages and swap
+  // included) and tasks, bounded by a cgroup where snare can make one (guest_cgroup.h), else
+  // by RLIMIT_AS per process and RLIMIT_NPROC. 0: no bound.
+  uint64_t memory_limit = 0;
+  uint64_t pids_limit = 0;
+  // The user asked for them (--memory, --pids, or the policy file): only these fall back to
+  // rlimits, and snare says so.
+  bool memory_asked = false;
+  bool pids_asked = false;
   // Inherited fds the guest keeps besides 0-2 (--keep-fd); every other is closed.
   std::vector<int> keep_fds;
   // TCP ports the guest may connect to / bind (Landlock); empty: no TCP restriction beyond

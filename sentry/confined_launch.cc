@@ -101,7 +101,6 @@ void KillAndReap(pid_t pid) {
   // lives: a hang-up with nothing to read means it died first.
   char go;
   if (read(parent_line, &go, 1) != 1) _exit(128 + SIGKILL);
-  close(parent_line);
 
   // Not dumpable: the guest cannot read or write init's memory through /proc.
   prctl(PR_SET_DUMPABLE, 0);
@@ -124,6 +123,9 @@ void KillAndReap(pid_t pid) {
   Send(sock, kReady, proc);
   close(sock);
   if (proc >= 0) close(proc);
+  // The sentry's second byte: init is in the guest's cgroup, and so is all it forks.
+  if (read(parent_line, &go, 1) != 1) _exit(128 + SIGKILL);
+  close(parent_line);
   // vfork: the guest only sets its own attributes and execs (init waits meanwhile), so
   // there is no copy of init's address space to make, fault in and tear down.
   pid_t guest = vfork();
@@ -189,7 +191,16 @@ std::expected<pid_t, std::string> CloneInit(const LaunchSpec& spec, GuestExec& e
   }
   // Not dumpable from here on (before the guest can exist), as init makes itself.
   prctl(PR_SET_DUMPABLE, 0);
-  (void)!write(line[1], "g", 1);  // init may go on
+  (void)!write(line[1], "g", 1);  // init may build the guest's tree
+  // Joined meanwhile (a cgroup v1 attach waits out an RCU grace period, milliseconds); init
+  // forks the guest only after the second byte, so all the sandbox starts is inside.
+  if (spec.cgroup) {
+    if (auto r = spec.cgroup->Join(static_cast<pid_t>(init)); !r) {
+      KillAndReap(static_cast<pid_t>(init));
+      return std::unexpected(r.error());
+    }
+  }
+  (void)!write(line[1], "c", 1);
   return static_cast<pid_t>(init);
 }
 

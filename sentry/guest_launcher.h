@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "platform/platform.h"
+#include "sandbox/guest_cgroup.h"
 #include "sandbox/sandbox_spec.h"
 
 namespace snare::sentry {
@@ -23,7 +24,9 @@ struct LaunchSpec {
   std::vector<std::string> argv;  // argv[0] as the user gave it
   platform::GuestEntry entry;
   const sandbox::SandboxSpec* sandbox = nullptr;  // null or !confine: unconfined
-  std::string cwd;                                // the guest's working directory
+  // Confined: the cgroup init joins before it starts anything (null: none).
+  const sandbox::GuestCgroup* cgroup = nullptr;
+  std::string cwd;  // the guest's working directory
 };
 
 struct LaunchedGuest {

@@ -34,7 +34,8 @@ std::string LimitOf(const std::vector<sandbox::RlimitSpec>& rlimits, int resourc
 }  // namespace
 
 std::string LimitReport(const std::vector<platform::SyscallCounters>& counters,
-                        const std::vector<sandbox::RlimitSpec>& rlimits) {
+                        const std::vector<sandbox::RlimitSpec>& rlimits,
+                        const CgroupBounds& cgroup) {
   const uint64_t forks = Limited(counters, {SYS_clone, SYS_clone3, SYS_fork, SYS_vfork});
   const uint64_t memory = Limited(counters, {SYS_mmap, SYS_brk, SYS_mremap});
   uint64_t all = 0;
@@ -45,13 +46,22 @@ std::string LimitReport(const std::vector<platform::SyscallCounters>& counters,
     if (!n) return;
     parts += (parts.empty() ? "" : "; ") + std::to_string(n) + " " + what;
   };
-  add(forks, "forks or threads refused (EAGAIN)" + LimitOf(rlimits, RLIMIT_NPROC, "nproc"));
+  // A fork the pids cgroup refused is EAGAIN too: the cgroup's own count says which.
+  add(forks, "forks or threads refused (EAGAIN)" +
+                 (cgroup.events.pids_refused ? " (--pids=" + std::to_string(cgroup.pids) + ")"
+                                             : LimitOf(rlimits, RLIMIT_NPROC, "nproc")));
   add(files, "new fds refused (EMFILE)" + LimitOf(rlimits, RLIMIT_NOFILE, "nofile"));
   add(memory, "memory requests refused (ENOMEM)" + LimitOf(rlimits, RLIMIT_AS, "as"));
+  add(cgroup.events.oom_kills, "processes killed at the memory bound (--memory=" +
+                                   std::to_string(cgroup.memory_bytes >> 20) + "M)");
   if (parts.empty()) return "";
   // The sandbox's own limits can be raised; without them the limits are the host's.
-  return "snare: the guest ran into its limits: " + parts +
-         (rlimits.empty() ? "\n" : "; --rlimit=NAME=N raises one (up to snare's own)\n");
+  const std::string raise =
+      cgroup.memory_bytes || cgroup.pids
+          ? "; --memory, --pids and --rlimit=NAME=N raise one (an rlimit up to snare's own)\n"
+      : rlimits.empty() ? "\n"
+                        : "; --rlimit=NAME=N raises one (up to snare's own)\n";
+  return "snare: the guest ran into its limits: " + parts + raise;
 }
 
 }  // namespace snare::sentry

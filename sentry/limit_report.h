@@ -10,14 +10,23 @@
 #include <vector>
 
 #include "platform/platform.h"
+#include "sandbox/guest_cgroup.h"
 #include "sandbox/sandbox_spec.h"
 
 namespace snare::sentry {
 
 // One line (ending in a newline), or "" when no call failed that way. The counters are the
 // guest's to write: a forged count misleads only about the guest itself.
+// The guest's cgroup: the bounds it held (0: none) and what it counted at them.
+struct CgroupBounds {
+  uint64_t memory_bytes = 0;
+  uint64_t pids = 0;
+  sandbox::CgroupEvents events;
+};
+
 std::string LimitReport(const std::vector<platform::SyscallCounters>& counters,
-                        const std::vector<sandbox::RlimitSpec>& rlimits);
+                        const std::vector<sandbox::RlimitSpec>& rlimits,
+                        const CgroupBounds& cgroup = {});
 
 }  // namespace snare::sentry
 

@@ -41,5 +41,19 @@ TEST(LimitReportTest, WithoutAProfileLimitNoValue) {
             "snare: the guest ran into its limits: 1 new fds refused (EMFILE)\n");
 }
 
+TEST(LimitReportTest, TheCgroupsCountsNameItsBounds) {
+  auto counters = Counters();
+  counters[SYS_clone].limited = 4;
+  CgroupBounds cgroup;
+  cgroup.memory_bytes = uint64_t{64} << 20;
+  cgroup.pids = 32;
+  cgroup.events.oom_kills = 2;
+  cgroup.events.pids_refused = 4;
+  EXPECT_EQ(LimitReport(counters, {{RLIMIT_NPROC, 1000, 1000}}, cgroup),
+            "snare: the guest ran into its limits: 4 forks or threads refused (EAGAIN) "
+            "(--pids=32); 2 processes killed at the memory bound (--memory=64M); --memory, "
+            "--pids and --rlimit=NAME=N raise one (an rlimit up to snare's own)\n");
+}
+
 }  // namespace
 }  // namespace snare::sentry

@@ -131,6 +131,15 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   sandbox::SandboxSpec sandbox_spec = config.sandbox;
   sandbox::ExposeHiddenFiles(executable->files, &sandbox_spec);
   sandbox::ExposeNamedPaths(config.argv, &sandbox_spec);
+  // What the guest's processes hold together is a cgroup's to bound; where snare can make
+  // none, the bounds asked for become rlimits, and snare says so.
+  sandbox::GuestCgroup cgroup;
+  if (sandbox_spec.confine) {
+    cgroup = sandbox::GuestCgroup::Create({sandbox_spec.memory_limit, sandbox_spec.pids_limit});
+    if (const std::string note = sandbox::FallBackToRlimits(cgroup, &sandbox_spec); !note.empty()) {
+      ReportOnStderr(note);
+    }
+  }
 
   // The trace goes to an output of snare's own (trace_output.h); under inproc the guest
   // writes its lines into a pipe instead, relayed from the other end (trace_relay.h).
@@ -188,6 +197,7 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   spec.argv = executable->argv;
   spec.entry = (*machine)->Entry();
   spec.sandbox = &sandbox_spec;
+  spec.cgroup = &cgroup;
   spec.cwd = cwd;
 
   const uint64_t ns0 = util::MonotonicNs(), tsc0 = Tsc();
@@ -285,7 +295,12 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   const double sentry_cpu1 = util::ProcessCpuSeconds();
 
   // The guest's own failures do not say that a limit was the sandbox's, nor how to lift it.
-  if (const std::string limits = LimitReport((*machine)->Counters(), sandbox_spec.rlimits);
+  CgroupBounds bounds;
+  if (cgroup.bounds_memory()) bounds.memory_bytes = sandbox_spec.memory_limit;
+  if (cgroup.bounds_pids()) bounds.pids = sandbox_spec.pids_limit;
+  bounds.events = cgroup.Events();
+  cgroup.Remove();  // EndProcess below runs no destructors
+  if (const std::string limits = LimitReport((*machine)->Counters(), sandbox_spec.rlimits, bounds);
       !limits.empty()) {
     ReportOnStderr(limits);
   }

@@ -693,6 +693,29 @@ std::string BindSymlink(AttackEnv& env) {
   return "";
 }
 
+// A mount target under the working directory, where run 1 left a link that climbs out of the
+// new root to the host's tree beside it while snare builds the root (/oldroot), at the host's
+// /dev/shm, a tmpfs anyone may write: a missing mount point there would be made on the host.
+std::string MountTargetSymlink(AttackEnv& env) {
+  std::string up;
+  for (char c : env.work()) up += c == '/' ? "../" : "";
+  const std::string name = "snare-planted-" + std::to_string(getpid()) + "-" +
+                           env.base().substr(env.base().rfind('/') + 1);
+  const Run& plant = env.RunSnare({}, {"plant_symlink", "cache", up + "../oldroot/dev/shm"});
+  if (std::string e = GuestDidNotRun(plant, "plant_symlink"); !e.empty()) return e;
+  const Run& run = env.RunSnare({"--tmpfs", env.work() + "/cache/" + name}, {"selftest"});
+  const std::string host = "/dev/shm/" + name;
+  if (Exists(host)) {
+    rmdir(host.c_str());
+    return "run 2 made " + host + " on the host: --tmpfs followed the link run 1 planted";
+  }
+  if (run.result.status != 0 && run.result.stderr_data.find("mount target") == std::string::npos) {
+    return "snare refused the mount without naming its target: " +
+           Head(run.result.stderr_data, 300);
+  }
+  return "";
+}
+
 // snare's output files go where the user named, whatever the guest made of the directory.
 std::string OutputDirSymlink(AttackEnv& env) {
   const std::string out = env.work() + "/out";
@@ -821,6 +844,52 @@ std::string TmpfsBound(AttackEnv& env) {
   return "";
 }
 
+// The number after `label` in the guest's output (0 when the line is missing).
+uint64_t NumberAfter(const std::string& out, const std::string& label) {
+  const size_t at = out.find(label);
+  return at == std::string::npos ? 0 : strtoull(out.c_str() + at + label.size(), nullptr, 10);
+}
+
+// Anonymous memory across processes: together no more than --memory=1G. Where snare can make
+// no cgroup (an ordinary user without a delegated subtree) it must say so, and each process
+// is still held to the bound.
+std::string MemoryBound(AttackEnv& env) {
+  const Run& run = env.RunSnare({"--memory=1G"}, {"hog_memory", "3", "400"});
+  if (std::string e = GuestDidNotRun(run, "hog_memory"); !e.empty()) return e;
+  const std::string& err = run.result.stderr_data;
+  const bool fell_back = err.find("--memory=1024M") != std::string::npos &&
+                         err.find("no cgroup for the guest") != std::string::npos;
+  uint64_t held = NumberAfter(run.result.stdout_data, "held together ");
+  if (fell_back) {
+    if (err.find("RLIMIT_AS") == std::string::npos) {
+      return "snare fell back from a cgroup without naming the rlimit it used instead";
+    }
+    const Run& one = env.RunSnare({"--memory=1G"}, {"hog_memory", "1", "1500"});
+    if (std::string e = GuestDidNotRun(one, "hog_memory"); !e.empty()) return e;
+    held = NumberAfter(one.result.stdout_data, "held together ");
+  } else if (run.result.stdout_data.find("held together") == std::string::npos) {
+    return "the guest did not say what it held";
+  }
+  if (held > 1024) {
+    return "the guest's processes held " + std::to_string(held) +
+           " MiB together, past --memory=1G" + (fell_back ? " (one process, under RLIMIT_AS)" : "");
+  }
+  return "";
+}
+
+// Tasks: no more than --pids at once, whichever way snare bounds them.
+std::string PidsBound(AttackEnv& env) {
+  const Run& run = env.RunSnare({"--pids=32"}, {"fork_many", "100"});
+  if (std::string e = GuestDidNotRun(run, "fork_many"); !e.empty()) return e;
+  const std::string& out = run.result.stdout_data;
+  if (out.find("forked ") == std::string::npos) return "the guest did not say what it forked";
+  const uint64_t forked = NumberAfter(out, "forked ");
+  if (forked >= 32) {
+    return "the guest ran " + std::to_string(forked + 1) + " processes at once, past --pids=32";
+  }
+  return "";
+}
+
 struct Attack {
   std::string name;
   AttackFn run;
@@ -850,10 +919,13 @@ std::vector<Attack> Attacks() {
       {"forged_policy", ForgedPolicy},
       {"setuid_file", SetuidFile},
       {"bind_symlink", BindSymlink},
+      {"mount_target_symlink", MountTargetSymlink},
       {"output_dir_symlink", OutputDirSymlink},
       {"keyring_steal", KeyringSteal},
       {"inherited_fd", InheritedFd},
       {"tmpfs_bound", TmpfsBound},
+      {"memory_bound", MemoryBound},
+      {"pids_bound", PidsBound},
       {"host_unix_socket", HostUnixSocket},
       {"hidden_file", HiddenFile},
   };

@@ -54,6 +54,10 @@
 //   unix_connect PATH          connects to the pathname unix socket PATH and sends a line
 //   fill_tmpfs                 writes 1 MiB blocks into /tmp, /run and /dev/shm until each is
 //                              full or holds 96 MiB; "filled N" (bytes in all)
+//   hog_memory PROCS MIB       PROCS processes each touch MIB MiB of anonymous memory and
+//                              hold it; once each holds it or died, "held together N MiB
+//                              (S of PROCS processes)"
+//   fork_many N                forks N children that wait; "forked K of N"
 //
 // An argument "$NAME" is taken from the environment variable NAME instead.
 //
@@ -67,6 +71,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -1252,6 +1257,74 @@ int FillTmpfs() {
   return 0;
 }
 
+int HogMemory(const char* procs_arg, const char* mib_arg) {
+  if (!Prologue()) return 0;
+  const int procs = atoi(procs_arg);
+  const size_t bytes = static_cast<size_t>(atol(mib_arg)) << 20;
+  int report[2];
+  if (pipe(report) != 0) return 1;
+  std::vector<pid_t> kids;
+  for (int i = 0; i < procs; ++i) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+      close(report[0]);
+      auto* p = static_cast<char*>(
+          mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+      if (p == MAP_FAILED) _exit(1);
+      for (size_t off = 0; off < bytes; off += 4096) p[off] = 1;
+      const char index = static_cast<char>(i);
+      (void)!write(report[1], &index, 1);
+      for (;;) pause();
+    }
+    if (pid > 0) kids.push_back(pid);
+  }
+  close(report[1]);
+  // Each child either holds its share (its index byte came) or is gone (OOM-killed, or its
+  // mmap refused): wait until every one is one or the other.
+  std::vector<bool> holds(kids.size()), dead(kids.size());
+  for (int waited_ms = 0; waited_ms < 60000; waited_ms += 50) {
+    char index;
+    pollfd pfd = {report[0], POLLIN, 0};
+    while (poll(&pfd, 1, 0) > 0 && (pfd.revents & POLLIN) && read(report[0], &index, 1) == 1) {
+      if (index >= 0 && static_cast<size_t>(index) < kids.size()) holds[index] = true;
+    }
+    for (pid_t pid; (pid = waitpid(-1, nullptr, WNOHANG)) > 0;) {
+      const auto at = std::find(kids.begin(), kids.end(), pid);
+      if (at != kids.end()) dead[at - kids.begin()] = true;
+    }
+    size_t settled = 0;
+    for (size_t i = 0; i < kids.size(); ++i) settled += holds[i] || dead[i];
+    if (settled == kids.size()) break;
+    usleep(50000);
+  }
+  size_t held = 0;
+  for (size_t i = 0; i < kids.size(); ++i) held += holds[i] && !dead[i];
+  Say("held together %zu MiB (%zu of %d processes)", held * (bytes >> 20), held, procs);
+  for (pid_t pid : kids) kill(pid, SIGKILL);
+  while (wait(nullptr) > 0) {
+  }
+  return 0;
+}
+
+int ForkMany(const char* n_arg) {
+  if (!Prologue()) return 0;
+  const int n = atoi(n_arg);
+  std::vector<pid_t> kids;
+  for (int i = 0; i < n; ++i) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+      for (;;) pause();
+    }
+    if (pid < 0) break;
+    kids.push_back(pid);
+  }
+  Say("forked %zu of %d", kids.size(), n);
+  for (pid_t pid : kids) kill(pid, SIGKILL);
+  while (wait(nullptr) > 0) {
+  }
+  return 0;
+}
+
 int Usage() {
   fprintf(stderr, "usage: attack_guest ATTACK ARGS... (see the source for the attacks)\n");
   return 2;
@@ -1289,6 +1362,7 @@ int main(int argc, char** argv) {
   if (attack == "forged_policy") return ForgedPolicy(arg);
   if (attack == "setuid_file") return SetuidFile(arg);
   if (attack == "write_file") return WriteFile(arg);
+  if (attack == "fork_many") return ForkMany(arg);
   if (attack == "keyring_steal") return KeyringSteal(arg);
   if (attack == "unix_connect") return UnixConnect(arg);
   if (attack == "with_session_key") return WithSessionKey(argc, argv);
@@ -1296,5 +1370,6 @@ int main(int argc, char** argv) {
   if (attack == "plant_symlink") return PlantSymlink(arg, argv[3]);
   if (attack == "swap_for_symlink") return SwapForSymlink(arg, argv[3]);
   if (attack == "fd_escape") return FdEscape(arg, argv[3]);
+  if (attack == "hog_memory") return HogMemory(arg, argv[3]);
   return Usage();
 }
