@@ -255,7 +255,16 @@ GuestCgroup GuestCgroup::Create(const CgroupLimits& limits, std::string proc_cgr
         cg.version_ = 0;
       }
     }
-    if (cg.version_ == 2) return cg;
+    if (cg.version_ == 2) {
+      cg.clone_fd_ = open(cg.memory_dir_.empty() ? cg.pids_dir_.c_str() : cg.memory_dir_.c_str(),
+                          O_PATH | O_DIRECTORY | O_CLOEXEC);
+      return cg;
+    }
+  }
+  if (!limits.v1) {
+    because("cgroup v1 only, which snare uses when a bound is asked for (--memory, --pids)");
+    cg.Finish(limits, why);
+    return cg;
   }
 
   // cgroup v1: a directory per controller, each in snare's own cgroup of that hierarchy.
@@ -279,13 +288,17 @@ GuestCgroup GuestCgroup::Create(const CgroupLimits& limits, std::string proc_cgr
     }
     if (!place(dir, c)) rmdir(dir.c_str());
   }
-  if (!cg.bounds_memory() && !cg.bounds_pids()) cg.version_ = 0;
+  cg.Finish(limits, why);
+  return cg;
+}
+
+void GuestCgroup::Finish(const CgroupLimits& limits, std::map<std::string, std::string>& why) {
+  if (!bounds_memory() && !bounds_pids()) version_ = 0;
   auto reason = [&](const std::string& c) {
     return why[c].empty() ? std::string("no cgroup file system is mounted") : why[c];
   };
-  if (limits.memory_bytes && !cg.bounds_memory()) cg.why_no_memory_ = reason("memory");
-  if (limits.pids && !cg.bounds_pids()) cg.why_no_pids_ = reason("pids");
-  return cg;
+  if (limits.memory_bytes && !bounds_memory()) why_no_memory_ = reason("memory");
+  if (limits.pids && !bounds_pids()) why_no_pids_ = reason("pids");
 }
 
 GuestCgroup::GuestCgroup(GuestCgroup&& other) noexcept { *this = std::move(other); }
@@ -294,6 +307,8 @@ GuestCgroup& GuestCgroup::operator=(GuestCgroup&& other) noexcept {
   if (this != &other) {
     Remove();
     version_ = other.version_;
+    clone_fd_ = other.clone_fd_;
+    other.clone_fd_ = -1;
     memory_dir_ = std::move(other.memory_dir_);
     pids_dir_ = std::move(other.pids_dir_);
     why_no_memory_ = std::move(other.why_no_memory_);
@@ -306,6 +321,8 @@ GuestCgroup& GuestCgroup::operator=(GuestCgroup&& other) noexcept {
 }
 
 void GuestCgroup::Remove() {
+  if (clone_fd_ >= 0) close(clone_fd_);
+  clone_fd_ = -1;
   for (std::string* dir : {&memory_dir_, &pids_dir_}) {
     if (dir->empty()) continue;
     // The last exits may still be under way (a v2 cgroup stays populated until they are):

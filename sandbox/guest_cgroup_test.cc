@@ -67,6 +67,16 @@ TEST(GuestCgroupTest, WithoutACgroupFileSystemSaysWhy) {
   EXPECT_NE(cg.why_no_pids(), "");
 }
 
+TEST(GuestCgroupTest, WithoutV1OnlyAV2HierarchyServes) {
+  // A v1 memory hierarchy and snare's place in it, but v1 is not wanted: nothing is made.
+  GuestCgroup cg =
+      GuestCgroup::Create({64 << 20, 0, /*v1=*/false}, "4:memory:/\n0::/\n",
+                          "25 24 0:22 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n");
+  EXPECT_FALSE(cg.bounds_memory());
+  EXPECT_NE(cg.why_no_memory().find("cgroup v1 only"), std::string::npos) << cg.why_no_memory();
+  EXPECT_EQ(cg.clone_fd(), -1);
+}
+
 std::string ContentOf(const std::string& path) {
   std::ifstream in(path);
   std::stringstream s;

@@ -165,7 +165,19 @@ std::expected<pid_t, std::string> CloneInit(const LaunchSpec& spec, GuestExec& e
   unsigned long flags = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS;
   if (spec.sandbox->network == SandboxSpec::Network::kNone) flags |= CLONE_NEWNET;
   fflush(nullptr);
-  const long init = syscall(SYS_clone, flags | SIGCHLD, nullptr, nullptr, nullptr, nullptr);
+  // Under cgroup v2 init is born in the guest's cgroup (no move, so no wait; see
+  // guest_cgroup.h); else, or where clone3 is refused, it is moved there below.
+  long init = -1;
+  bool born_inside = false;
+  if (spec.cgroup && spec.cgroup->clone_fd() >= 0) {
+    clone_args args = {};
+    args.flags = flags | CLONE_INTO_CGROUP;
+    args.exit_signal = SIGCHLD;
+    args.cgroup = static_cast<uint64_t>(spec.cgroup->clone_fd());
+    init = syscall(SYS_clone3, &args, sizeof(args));
+    born_inside = init >= 0;
+  }
+  if (!born_inside) init = syscall(SYS_clone, flags | SIGCHLD, nullptr, nullptr, nullptr, nullptr);
   const int clone_err = errno;
   if (init == 0) {
     close(sock[0]);
@@ -194,7 +206,7 @@ std::expected<pid_t, std::string> CloneInit(const LaunchSpec& spec, GuestExec& e
   (void)!write(line[1], "g", 1);  // init may build the guest's tree
   // Joined meanwhile (a cgroup v1 attach waits out an RCU grace period, milliseconds); init
   // forks the guest only after the second byte, so all the sandbox starts is inside.
-  if (spec.cgroup) {
+  if (spec.cgroup && !born_inside) {
     if (auto r = spec.cgroup->Join(static_cast<pid_t>(init)); !r) {
       KillAndReap(static_cast<pid_t>(init));
       return std::unexpected(r.error());

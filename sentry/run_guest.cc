@@ -135,7 +135,9 @@ int RunGuest(const platform::Platform& platform, const RunConfig& config) {
   // none, the bounds asked for become rlimits, and snare says so.
   sandbox::GuestCgroup cgroup;
   if (sandbox_spec.confine) {
-    cgroup = sandbox::GuestCgroup::Create({sandbox_spec.memory_limit, sandbox_spec.pids_limit});
+    cgroup =
+        sandbox::GuestCgroup::Create({sandbox_spec.memory_limit, sandbox_spec.pids_limit,
+                                      /*v1=*/sandbox_spec.memory_asked || sandbox_spec.pids_asked});
     if (const std::string note = sandbox::FallBackToRlimits(cgroup, &sandbox_spec); !note.empty()) {
       ReportOnStderr(note);
     }
