@@ -71,6 +71,8 @@ std::string OutputDirectory(const SnareOptions& options, const std::string& bund
   return options.output_dir.empty() ? bundle + "/snare" : options.output_dir + "/" + id;
 }
 
+std::string PolicyDirectory(const std::string& bundle) { return bundle + "/snare-policy"; }
+
 Json SnareCommand(const SnareOptions& options, bool seccomp, const std::string& exec_tag,
                   const Json& args) {
   const std::string out = std::string(kOutputInContainer) + "/" +
@@ -84,7 +86,7 @@ Json SnareCommand(const SnareOptions& options, bool seccomp, const std::string& 
     inner.push_back("--stats-file=" + out + (options.stats == "json" ? "stats.json" : "stats.txt"));
   }
   if (seccomp) {
-    inner.push_back("--seccomp-profile=" + std::string(kOutputInContainer) + "/seccomp.json");
+    inner.push_back("--seccomp-profile=" + std::string(kPolicyInContainer) + "/seccomp.json");
   }
   inner.push_back("--");
   for (const auto& a : args) inner.push_back(a);
@@ -94,7 +96,8 @@ Json SnareCommand(const SnareOptions& options, bool seccomp, const std::string& 
 std::expected<RewrittenConfig, std::string> RewriteConfig(const Json& config,
                                                           const SnareOptions& options,
                                                           const std::string& snare_binary,
-                                                          const std::string& output) {
+                                                          const std::string& output,
+                                                          const std::string& policy) {
   RewrittenConfig out;
   out.config = config;
   Json& c = out.config;
@@ -128,6 +131,12 @@ std::expected<RewrittenConfig, std::string> RewriteConfig(const Json& config,
                          {"type", "bind"},
                          {"source", output},
                          {"options", {"bind", "rw", "nosuid", "nodev", "noexec"}}});
+  if (!out.seccomp.is_null()) {
+    c["mounts"].push_back({{"destination", kPolicyInContainer},
+                           {"type", "bind"},
+                           {"source", policy},
+                           {"options", {"bind", "ro", "nosuid", "nodev", "noexec"}}});
+  }
   if (!c.contains("annotations") || !c["annotations"].is_object())
     c["annotations"] = Json::object();
   c["annotations"][kWrappedAnnotation] = "true";

@@ -22,22 +22,26 @@ Json Config() {
 TEST(RewriteConfigTest, TheProcessRunsUnderSnareWithTheProfileMovedToIt) {
   auto options = ReadSnareOptions(Config());
   ASSERT_TRUE(options.has_value()) << options.error();
-  auto r = RewriteConfig(Config(), *options, "/usr/bin/snare-runtime", "/out");
+  auto r = RewriteConfig(Config(), *options, "/usr/bin/snare-runtime", "/out", "/policy");
   ASSERT_TRUE(r.has_value()) << r.error();
   const Json& args = r->config["process"]["args"];
   EXPECT_EQ(args, Json::array({"/.snare/snare", "run", "--profile=container", "--platform=systrap",
                                "--trace-file=/.snare/out/trace.txt", "--stats=json",
                                "--stats-file=/.snare/out/stats.json",
-                               "--seccomp-profile=/.snare/out/seccomp.json", "--", "sh", "-c",
+                               "--seccomp-profile=/.snare/policy/seccomp.json", "--", "sh", "-c",
                                "echo hi"}));
   EXPECT_FALSE(r->config["linux"].contains("seccomp"));
   EXPECT_EQ(r->seccomp["defaultAction"], "SCMP_ACT_ERRNO");
   const Json& mounts = r->config["mounts"];
-  ASSERT_EQ(mounts.size(), 3u);
+  ASSERT_EQ(mounts.size(), 4u);
   EXPECT_EQ(mounts[1]["destination"], "/.snare/snare");
   EXPECT_EQ(mounts[1]["source"], "/usr/bin/snare-runtime");
   EXPECT_EQ(mounts[2]["destination"], "/.snare/out");
   EXPECT_EQ(mounts[2]["source"], "/out");
+  // The profile is where no process of the container can write it.
+  EXPECT_EQ(mounts[3]["destination"], "/.snare/policy");
+  EXPECT_EQ(mounts[3]["source"], "/policy");
+  EXPECT_EQ(mounts[3]["options"], Json::array({"bind", "ro", "nosuid", "nodev", "noexec"}));
   EXPECT_EQ(r->config["annotations"][kWrappedAnnotation], "true");
 }
 
@@ -47,7 +51,7 @@ TEST(SnareCommandTest, AnExecdProcessGetsOutputsOfItsOwn) {
   EXPECT_EQ(SnareCommand(o, true, "17", Json::array({"ls"})),
             Json::array({"/.snare/snare", "run", "--profile=container", "--platform=systrap",
                          "--trace-file=/.snare/out/exec-17-trace.txt",
-                         "--seccomp-profile=/.snare/out/seccomp.json", "--", "ls"}));
+                         "--seccomp-profile=/.snare/policy/seccomp.json", "--", "ls"}));
 }
 
 TEST(SnareCommandTest, PatchingFollowsSnareRunUnlessAnAnnotationSays) {

@@ -57,13 +57,17 @@ int Fail(const RuntimeCommandLine& cl, const std::string& message) {
   return 1;
 }
 
-std::expected<void, std::string> MakeDirectories(const std::string& path) {
+// `path` and its missing parents (0700), then `path` itself given `mode`.
+std::expected<void, std::string> MakeDirectories(const std::string& path, mode_t mode) {
   for (size_t at = 1; at <= path.size(); ++at) {
     if (at != path.size() && path[at] != '/') continue;
     const std::string prefix = path.substr(0, at);
     if (mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) {
       return std::unexpected("cannot make the directory '" + prefix + "': " + strerror(errno));
     }
+  }
+  if (chmod(path.c_str(), mode) != 0) {
+    return std::unexpected("cannot set the mode of '" + path + "': " + strerror(errno));
   }
   return {};
 }
@@ -102,12 +106,22 @@ std::expected<void, std::string> PrepareBundle(const RuntimeCommandLine& cl,
   auto options = ReadSnareOptions(config);
   if (!options) return std::unexpected(path + ": " + options.error());
   const std::string output = OutputDirectory(*options, bundle, cl.id);
-  if (auto made = MakeDirectories(output); !made) return std::unexpected(made.error());
-  auto rewritten = RewriteConfig(config, *options, self, output);
+  // Whichever user the container's processes run as (USER, --user, exec -u) writes its
+  // outputs; the sticky bit keeps one user's files from another's renames and deletes. The
+  // bind is the directory itself: its 0700 parents do not stand in the way.
+  if (auto made = MakeDirectories(output, 01777); !made) return std::unexpected(made.error());
+  const std::string policy = PolicyDirectory(bundle);
+  auto rewritten = RewriteConfig(config, *options, self, output, policy);
   if (!rewritten) return std::unexpected(path + ": " + rewritten.error());
   if (!rewritten->seccomp.is_null()) {
-    auto written = util::WriteFileAtomically(output + "/seccomp.json", rewritten->seccomp.dump(1));
+    // Readable by every user of the container, writable by none of them (bound read-only).
+    if (auto made = MakeDirectories(policy, 0755); !made) return std::unexpected(made.error());
+    const std::string file = policy + "/seccomp.json";
+    auto written = util::WriteFileAtomically(file, rewritten->seccomp.dump(1));
     if (!written) return std::unexpected(written.error());
+    if (chmod(file.c_str(), 0644) != 0) {
+      return std::unexpected("cannot set the mode of '" + file + "': " + strerror(errno));
+    }
   }
   return util::WriteFileAtomically(path, rewritten->config.dump(1));
 }
@@ -131,8 +145,7 @@ std::expected<std::vector<std::string>, std::string> PrepareExec(
   auto options = ReadSnareOptions(*config);
   if (!options) return std::unexpected(options.error());
   struct stat st;
-  const bool seccomp =
-      stat((OutputDirectory(*options, bundle, cl.id) + "/seccomp.json").c_str(), &st) == 0;
+  const bool seccomp = stat((PolicyDirectory(bundle) + "/seccomp.json").c_str(), &st) == 0;
   const std::string tag = std::to_string(getpid());
   if (!cl.process_file.empty()) {
     auto read = ReadJsonObject(cl.process_file);

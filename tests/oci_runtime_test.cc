@@ -80,6 +80,11 @@ class OciRuntimeTest : public ::testing::Test {
     if (access("/usr/bin/python3.11", X_OK) == 0) {
       CopyInto(root_, "/usr/bin/python3.11");
       for (const std::string& lib : Libraries("/usr/bin/python3.11")) CopyInto(root_, lib);
+      // ctypes (the seccomp-profile attack's probe) loads libffi.
+      for (const auto& e : fs::directory_iterator("/usr/lib/python3.11/lib-dynload")) {
+        if (!e.path().filename().string().starts_with("_ctypes.")) continue;
+        for (const std::string& lib : Libraries(e.path())) CopyInto(root_, lib);
+      }
     }
     out_ = MakeTempDir("oci-out-");
     // Can this machine run a container at all (cgroups, storage)? runc, not snare.
@@ -268,6 +273,70 @@ TEST_F(OciRuntimeTest, ExecRunsUnderSnareWithTheContainersProfile) {
   }
   EXPECT_NE(exec_trace.find("mount(\"none\", \"/tmp\", "), std::string::npos) << exec_trace;
   EXPECT_NE(exec_trace.find("<denied>"), std::string::npos) << exec_trace;
+}
+
+// A container user who is not root (USER, --user, exec -u): the same output as under runc,
+// and the trace and stats it asked for are written.
+TEST_F(OciRuntimeTest, NonRootUserSameAsRunc) {
+  const std::vector<std::string> argv = {"/bin/sh", "-c",
+                                         "grep -E '^(Uid|Gid):' /proc/self/status; echo ok"};
+  util::SubprocessResult native = Podman(runc_, argv, {"--rm", "--user", "1000:1000"});
+  const std::string dir = MakeTempDir("oci-user-");
+  util::SubprocessResult r =
+      Podman(runtime_, argv,
+             {"--rm", "--user", "1000:1000", "--env", marker_, "--annotation",
+              "dev.snare.trace=true", "--annotation", "dev.snare.stats=json", "--annotation",
+              "dev.snare.output-dir=" + dir, "--cidfile", dir + "/cid"});
+  SCOPED_TRACE("runc:\n" + native.Describe() + "\nsnare-runtime:\n" + r.Describe());
+  EXPECT_EQ(native.status, 0);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.stdout_data, native.stdout_data);
+  EXPECT_NE(r.stdout_data.find("Uid:\t1000"), std::string::npos);
+  const std::string id = ReadAll(dir + "/cid");
+  ASSERT_FALSE(id.empty());
+  EXPECT_NE(ReadAll(dir + "/" + id + "/stats.json").find("\"syscalls\""), std::string::npos);
+  EXPECT_NE(ReadAll(dir + "/" + id + "/trace.txt").find(", 3) = 3\n"), std::string::npos);  // ok
+}
+
+// The attack: root in the container, or its user 1000, rewrites the seccomp profile that every
+// later exec reads (where it was and where it is), so that the next exec runs without the
+// engine's profile. Under runc, and under snare before the rewrite, podman's profile answers
+// add_key with ENOSYS (38); with the profile gone it would succeed.
+TEST_F(OciRuntimeTest, SeccompProfileRewriteChangesNothing) {
+  if (access((root_ + "/usr/bin/python3.11").c_str(), X_OK) != 0) GTEST_SKIP() << "no python3.11";
+  const std::string add_key =
+      "/usr/bin/python3.11 -c \"import ctypes; c = ctypes.CDLL(None, use_errno=True); "
+      "r = c.syscall(248, b'user', b'snare-probe', b'v', 1, -3); "
+      "print('add_key', r, ctypes.get_errno())\"";
+  util::SubprocessResult native = Podman(runc_, {"/bin/sh", "-c", add_key}, {"--rm"});
+  ASSERT_NE(native.stdout_data.find("add_key -1 38"), std::string::npos)
+      << "podman's profile answers add_key with ENOSYS under runc: " << native.Describe();
+  util::SubprocessResult started =
+      Podman(runtime_, {"/bin/sleep", "1000"}, {"-d", "--env", marker_});
+  ASSERT_EQ(started.status, 0) << started.Describe();
+  const std::string id = started.stdout_data.substr(0, started.stdout_data.find('\n'));
+  auto exec = [&](const std::vector<std::string>& flags, const std::string& script) {
+    std::vector<std::string> cmd = {podman_, "--runtime=" + runtime_, "--cgroup-manager=cgroupfs",
+                                    "exec"};
+    cmd.insert(cmd.end(), flags.begin(), flags.end());
+    cmd.insert(cmd.end(), {id, "/bin/sh", "-c", script});
+    return util::RunSubprocess(cmd, {});
+  };
+  util::SubprocessResult before = exec({}, add_key);
+  EXPECT_NE(before.stdout_data.find("add_key -1 38"), std::string::npos) << before.Describe();
+  const std::string rewrite =
+      "for f in /.snare/policy/seccomp.json /.snare/out/seccomp.json; do "
+      "echo '{\"defaultAction\":\"SCMP_ACT_ALLOW\"}' > $f; echo \"$f write=$?\"; done 2>&1";
+  for (const std::vector<std::string>& who :
+       {std::vector<std::string>{}, std::vector<std::string>{"--user", "1000"}}) {
+    SCOPED_TRACE(who.empty() ? "as the container's root" : "as its user 1000");
+    util::SubprocessResult wrote = exec(who, rewrite);
+    util::SubprocessResult after = exec({}, add_key);
+    EXPECT_NE(after.stdout_data.find("add_key -1 38"), std::string::npos)
+        << "an exec after the rewrite ran without the engine's profile:\n"
+        << wrote.Describe() << after.Describe();
+  }
+  util::RunSubprocess({podman_, "--cgroup-manager=cgroupfs", "rm", "-f", id}, {});
 }
 
 TEST_F(OciRuntimeTest, BadAnnotationIsReportedByPodman) {
