@@ -367,7 +367,10 @@ std::expected<void, ParseExit> ParseRunArgsInto(const std::vector<std::string>& 
   if (!spec) return fail(spec.error());
   c.profile = options.profile.value_or(std::string(sandbox::kDefaultProfile));
   c.sandbox = *spec;
-  policy::PolicyBuilder builder = policy::DefaultPolicy();
+  // In a container the engine's profile and capabilities decide; snare keeps only what its
+  // interposition needs.
+  policy::PolicyBuilder builder =
+      c.sandbox.engine_confined ? policy::InterpositionPolicy() : policy::DefaultPolicy();
   if (c.sandbox.confine) sandbox::AddConfinementRules(&builder);
   if (c.sandbox.engine_confined) sandbox::AddTerminalRules(&builder);
   for (const policy::SyscallRule& rule : options.syscall_rules) {

@@ -46,24 +46,32 @@ constexpr const char* kDeniedEperm[] = {
     "open_tree_attr",
 };
 
-// Obsolete calls and io_uring (its submissions would bypass the trap): ENOSYS.
+// Obsolete calls: ENOSYS.
 constexpr const char* kDeniedEnosys[] = {
-    "uselib",     "_sysctl", "create_module",  "get_kernel_syms", "query_module",
-    "nfsservctl", "getpmsg", "putpmsg",        "afs_syscall",     "tuxcall",
-    "security",   "vserver", "io_uring_setup", "io_uring_enter",  "io_uring_register",
+    "uselib",  "_sysctl", "create_module", "get_kernel_syms", "query_module", "nfsservctl",
+    "getpmsg", "putpmsg", "afs_syscall",   "tuxcall",         "security",     "vserver",
 };
+
+// io_uring: its submissions would bypass the trap. ENOSYS.
+constexpr const char* kIoUring[] = {"io_uring_setup", "io_uring_enter", "io_uring_register"};
 
 }  // namespace
 
-PolicyBuilder DefaultPolicy() {
+PolicyBuilder InterpositionPolicy() {
   PolicyBuilder b;
-  for (const char* name : kDeniedEperm) b.DenyByName(name, EPERM);
-  for (const char* name : kDeniedEnosys) b.DenyByName(name, ENOSYS);
+  for (const char* name : kIoUring) b.DenyByName(name, ENOSYS);
   b.SetByName("uname", {Action::kBroker, 0});
   // Syscall user dispatch would turn the stub's own calls (outside the range the guest
   // allows) into SIGSYS as well, and the guest would hang in its handler: EINVAL, what a
   // kernel without it answers.
   b.When(__NR_prctl, {ArgInt32Eq(0, PR_SET_SYSCALL_USER_DISPATCH)}, {Action::kDeny, EINVAL});
+  return b;
+}
+
+PolicyBuilder DefaultPolicy() {
+  PolicyBuilder b = InterpositionPolicy();
+  for (const char* name : kDeniedEperm) b.DenyByName(name, EPERM);
+  for (const char* name : kDeniedEnosys) b.DenyByName(name, ENOSYS);
   return b;
 }
 

@@ -11,6 +11,12 @@ namespace snare::policy {
 // A builder holding the defaults; callers add their overrides, then TryBuild().
 PolicyBuilder DefaultPolicy();
 
+// Only what the interposition itself needs, for a guest whose engine decides the rest (the
+// container profile: the engine's seccomp profile and capabilities): io_uring refused (its
+// submissions would run unseen by the trap), syscall user dispatch refused (it would turn
+// the stub's own calls into SIGSYS), uname answered by the sentry.
+PolicyBuilder InterpositionPolicy();
+
 }  // namespace snare::policy
 
 #endif  // SNARE_POLICY_DEFAULT_POLICY_H_

@@ -94,5 +94,26 @@ TEST(DefaultPolicyTest, NoSyscallUserDispatch) {
   EXPECT_EQ(Evaluate(*table, __NR_prctl, name).action, Action::kPassthrough);
 }
 
+// The container profile's base: the engine decides everything but io_uring, syscall user
+// dispatch and uname, which the interposition itself needs.
+TEST(InterpositionPolicyTest, RefusesOnlyWhatTheTrapNeeds) {
+  auto table = InterpositionPolicy().TryBuild();
+  ASSERT_TRUE(table) << table.error();
+  for (int i = 0; i < abi::kSyscallCount; ++i) {
+    const abi::SyscallInfo& s = abi::kSyscalls[i];
+    const std::string name = s.name;
+    const SyscallEntry& e = table->entries[s.nr];
+    if (name.starts_with("io_uring_")) {
+      EXPECT_EQ(e.fallback, (Disposition{Action::kDeny, ENOSYS})) << name;
+    } else if (name == "uname") {
+      EXPECT_EQ(e.fallback.action, Action::kBroker);
+    } else {
+      EXPECT_EQ(e.fallback.action, Action::kPassthrough) << name;
+    }
+  }
+  uint64_t dispatch[6] = {PR_SET_SYSCALL_USER_DISPATCH, 1, 0, 0, 0, 0};
+  EXPECT_EQ(Evaluate(*table, __NR_prctl, dispatch), (Disposition{Action::kDeny, EINVAL}));
+}
+
 }  // namespace
 }  // namespace snare::policy
