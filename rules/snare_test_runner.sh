@@ -25,8 +25,15 @@ if [[ "$allow_refused" != 1 && -f "$trace" ]]; then
     count=$(printf '%s\n' "$refused" | wc -l)
     echo "snare_test: the test made $count call(s) its policy refuses (under $platform):" >&2
     printf '%s\n' "$refused" | head -20 >&2
-    echo "snare_test: the whole trace is in the test's outputs ($trace); allow_refused = True" \
-      "keeps such calls from failing the test" >&2
+    # Where the user finds it once Bazel has zipped the outputs: //pkg:name ->
+    # bazel-testlogs/pkg/name/test.outputs/outputs.zip.
+    target="${TEST_TARGET:-}"
+    target="${target#//}"
+    target="${target/://}"
+    target="${target#/}"
+    echo "snare_test: the whole trace is snare-trace.txt in" \
+      "bazel-testlogs/${target:-TARGET}/test.outputs/outputs.zip (unzip -p FILE snare-trace.txt);" \
+      "allow_refused = True keeps such calls from failing the test" >&2
     [[ $status == 0 ]] && status=1
   fi
 fi
