@@ -4,6 +4,7 @@
 // side. Same output and exit status; kill, stop and rm -f leave no process; the container's
 // calls are in snare's trace, podman's own seccomp profile among them.
 #include <dirent.h>
+#include <pwd.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -363,6 +364,65 @@ TEST_F(OciRuntimeTest, SeccompProfileRewriteChangesNothing) {
         << wrote.Describe() << after.Describe();
   }
   util::RunSubprocess({podman_, "--cgroup-manager=cgroupfs", "rm", "-f", id}, {});
+}
+
+// Rootless podman: an ordinary user (tools/setup.sh's snareuser, with its subordinate ids
+// from useradd) runs the container's root and a --user 1000; runc's output under
+// snare-runtime.
+TEST_F(OciRuntimeTest, RootlessPodmanSameAsRunc) {
+  const passwd* pw = getpwnam("snareuser");
+  if (!pw) GTEST_SKIP() << "no user snareuser (tools/setup.sh makes it)";
+  if (Find("newuidmap").empty()) GTEST_SKIP() << "no newuidmap (Debian's uidmap)";
+  const uid_t uid = pw->pw_uid;
+  const gid_t gid = pw->pw_gid;
+  // The root, the runtime and podman's state: the user's own.
+  const std::string dir = MakeTempDir("oci-rootless-");
+  ASSERT_FALSE(dir.empty());
+  const std::string root = dir + "/root", runtime = dir + "/snare-runtime";
+  fs::copy(root_, root, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  fs::copy_file(runtime_, runtime);
+  fs::create_directories(dir + "/home");
+  fs::create_directories(dir + "/run");
+  ASSERT_EQ(lchown(dir.c_str(), uid, gid), 0);
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    ASSERT_EQ(lchown(e.path().c_str(), uid, gid), 0) << e.path();
+  }
+  chmod((dir + "/run").c_str(), 0700);
+  auto podman = [&](const std::string& runtime_path, const std::vector<std::string>& flags) {
+    std::vector<std::string> cmd = {
+        "setpriv", "--reuid=" + std::to_string(uid), "--regid=" + std::to_string(gid),
+        "--init-groups", "env", "-i", "HOME=" + dir + "/home", "XDG_RUNTIME_DIR=" + dir + "/run",
+        "PATH=/usr/sbin:/usr/bin:/sbin:/bin", podman_, "--runtime=" + runtime_path,
+        "--cgroup-manager=cgroupfs", "run",
+        // No --rm: its cleanup process fails here (vfs storage in a
+        // fresh home) and podman waits 20 s for it; the storage goes
+        // with the directory.
+        "--network=none", "--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1024:1024"};
+    cmd.insert(cmd.end(), flags.begin(), flags.end());
+    cmd.insert(cmd.end(), {"--rootfs", root, "/bin/sh", "-c",
+                           "grep -E '^(Uid|Gid):' /proc/self/status; hostname snare-probe; "
+                           "echo host=$?"});
+    util::SubprocessOptions options;
+    options.cwd = dir;
+    options.timeout = seconds(120);
+    return util::RunSubprocess(cmd, options);
+  };
+  // Rootless podman leaves a pause process (it holds the user namespace): gone at the end,
+  // with anything else that ran with this runtime directory.
+  struct Reaper {
+    std::string env;
+    ~Reaper() { KillProcesses(ProcessesWithEnv(env)); }
+  } reaper{"XDG_RUNTIME_DIR=" + dir + "/run"};
+  for (const std::vector<std::string>& user :
+       {std::vector<std::string>{}, std::vector<std::string>{"--user", "1000:1000"}}) {
+    SCOPED_TRACE(user.empty() ? "the container's root" : "--user 1000:1000");
+    util::SubprocessResult native = podman(runc_, user);
+    util::SubprocessResult snared = podman(runtime, user);
+    EXPECT_EQ(native.status, 0) << native.Describe();
+    EXPECT_NE(native.stdout_data.find("host=1"), std::string::npos) << native.Describe();
+    EXPECT_EQ(snared.status, native.status) << snared.Describe();
+    EXPECT_EQ(snared.stdout_data, native.stdout_data) << snared.Describe();
+  }
 }
 
 TEST_F(OciRuntimeTest, BadAnnotationIsReportedByPodman) {

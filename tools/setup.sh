@@ -26,6 +26,7 @@ packages=(
   qemu-system-x86
   clang-format
   podman runc containerd # container engines snare-runtime is tested under
+  uidmap                 # newuidmap/newgidmap: rootless podman
   busybox-static         # the containers' root in //tests:oci_runtime_test
   clang-16 libclang-rt-16-dev  # libFuzzer (--config=fuzz); clang-14 lacks std::expected
   stress-ng              # stressors run natively and under snare
