@@ -129,6 +129,23 @@ TEST_F(BadInputTest, NonExecutableFileIs126) {
   ExpectNoStrayProcess();
 }
 
+// `snare --version` names the revision; `snare help run` is `snare run --help`; an unknown
+// command is a usage error.
+TEST_F(BadInputTest, VersionAndHelp) {
+  util::SubprocessResult version = util::RunSubprocess({snare_, "--version"}, {});
+  EXPECT_EQ(version.status, 0) << version.Describe();
+  EXPECT_EQ(version.stdout_data.rfind("snare ", 0), 0u) << version.Describe();
+  EXPECT_GT(version.stdout_data.size(), std::string("snare \n").size()) << version.Describe();
+  util::SubprocessResult help = util::RunSubprocess({snare_, "help", "run"}, {});
+  util::SubprocessResult direct = util::RunSubprocess({snare_, "run", "--help"}, {});
+  EXPECT_EQ(help.status, 0) << help.Describe();
+  EXPECT_NE(help.stdout_data.find("--memory"), std::string::npos) << help.Describe();
+  EXPECT_EQ(help.stdout_data, direct.stdout_data);
+  util::SubprocessResult bad = util::RunSubprocess({snare_, "help", "nosuch"}, {});
+  EXPECT_EQ(bad.status, 2) << bad.Describe();
+  EXPECT_NE(bad.stderr_data.find("unknown command 'nosuch'"), std::string::npos) << bad.Describe();
+}
+
 TEST_F(BadInputTest, UnknownPlatformIs2) {
   util::SubprocessResult r = Snare({"--platform=bogus"}, {"/bin/true"});
   SCOPED_TRACE(Repro() + "\n" + r.Describe());
