@@ -69,10 +69,6 @@ void KillAndReap(pid_t pid) {
   exec.CloseInheritedFds(sb.keep_fds);
   // No controlling terminal: TIOCSTI and job control cannot reach the invoking shell.
   if (setsid() < 0) Die("setsid", strerror(errno));
-  for (const sandbox::RlimitSpec& r : sb.rlimits) {
-    rlimit lim = {r.soft, r.hard};
-    if (setrlimit(r.resource, &lim) != 0) Die("setrlimit", strerror(errno));
-  }
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) Die("PR_SET_NO_NEW_PRIVS", strerror(errno));
   if (auto r = sandbox::RestrictWithLandlock(sb); !r) Die("landlock", r.error().c_str());
   // Opened with the setup's credentials: a program the invoking user may run starts even
@@ -87,6 +83,13 @@ void KillAndReap(pid_t pid) {
   // empty one instead (a kernel without keys has nothing to hide).
   if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, nullptr) < 0 && errno != ENOSYS) {
     Die("joining a session keyring of the guest's own", strerror(errno));
+  }
+  // Last: this process is still a copy of snare's, whose address space (a sanitizer's shadow
+  // included) may already exceed the guest's RLIMIT_AS, so that any mapping after it fails.
+  // Only lowered limits: no privilege needed.
+  for (const sandbox::RlimitSpec& r : sb.rlimits) {
+    rlimit lim = {r.soft, r.hard};
+    if (setrlimit(r.resource, &lim) != 0) Die("setrlimit", strerror(errno));
   }
   exec.Exec();
 }
