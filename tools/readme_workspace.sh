@@ -4,10 +4,13 @@
 # workspace of their own, /path/to/snare replaced by this checkout, the test and the policy
 # file from examples/bazel/ beside them, then `bazel test //...` there. The directory is
 # fixed (SNARE_README_WORKSPACE overrides it) so that Bazel's output base stays warm between
-# runs. Usage: bash tools/readme_workspace.sh [BAZEL TEST ARGS...]
+# runs, and the invoker's own (under ~/.cache, not a shared /tmp where another user could
+# have put a directory or a link first). Usage: bash tools/readme_workspace.sh [BAZEL TEST
+# ARGS...]
 set -euo pipefail
 snare="$(cd "$(dirname "$0")/.." && pwd)"
-dir="${SNARE_README_WORKSPACE:-/var/tmp/snare-readme-workspace}"
+home="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}"
+dir="${SNARE_README_WORKSPACE:-${XDG_CACHE_HOME:-$home/.cache}/snare-readme-workspace}"
 mkdir -p "$dir"
 for file in WORKSPACE .bazelrc BUILD.bazel; do
   # The fenced block right after the marker, without its fences.
